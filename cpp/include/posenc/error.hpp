@@ -1,0 +1,32 @@
+// posenc — error type and input validation shared by every entry point.
+#pragma once
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace posenc {
+
+/// Thrown for bad input. The message always starts with the parameter's name and states the
+/// rule that was broken, e.g. "rotary_dim: must be even (got 7)". Functions that throw leave no
+/// partial state behind: every posenc function is pure.
+class Error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Documented size caps. Every entry point checks them before it allocates.
+inline constexpr long long kMaxHeadDim = 8192;           ///< head_dim, rotary_dim, d_model
+inline constexpr long long kMaxSeqLen = 1LL << 20;        ///< sequence length / number of positions
+inline constexpr long long kMaxHeads = 1024;              ///< attention heads
+inline constexpr long long kMaxOutputElements = 1LL << 26;///< floats in one result (256 MiB)
+inline constexpr double kMaxAbsPosition = 2147483647.0;   ///< |position id| (2^31 - 1)
+
+namespace detail {
+[[noreturn]] void fail(const char* param, const std::string& rule);
+void require_int_range(const char* param, long long v, long long lo, long long hi);
+void require_even(const char* param, long long v);
+void require_finite_positive(const char* param, double v);
+void require_size(const char* param, std::size_t got, std::size_t expected);
+void require_output_cap(const char* what, long long elements);
+}  // namespace detail
+}  // namespace posenc

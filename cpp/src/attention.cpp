@@ -1,0 +1,223 @@
+#include "posenc/attention.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "posenc/error.hpp"
+#include "simd.hpp"
+
+namespace posenc {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  std::uint64_t r = z;
+  r = (r ^ (r >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  r = (r ^ (r >> 27)) * 0x94D049BB133111EBULL;
+  return r ^ (r >> 31);
+}
+
+float uniform(std::uint64_t z) { return static_cast<float>(double(z >> 40) * 0x1p-23 - 1.0); }
+
+std::vector<float> stream(std::uint64_t key, std::size_t n) {
+  std::vector<float> v(n);
+  for (auto& x : v) x = uniform(splitmix64(key));
+  return v;
+}
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001B3ULL;
+  return h;
+}
+
+bool is_space(std::uint32_t cp) {
+  return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x3000 || cp == 0xA0;
+}
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+}  // namespace
+
+std::vector<std::string> tokenize(const std::string& text) {
+  // Decode UTF-8 into (code point, byte range) and validate.
+  struct CP {
+    std::uint32_t cp;
+    std::size_t begin, end;
+  };
+  std::vector<CP> cps;
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned c = b[i];
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > n) detail::fail("text", "must be valid UTF-8 (bad byte at offset " + std::to_string(i) + ")");
+    std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((b[i + k] & 0xC0) != 0x80) detail::fail("text", "must be valid UTF-8 (bad byte at offset " + std::to_string(i + k) + ")");
+      cp = (cp << 6) | (b[i + k] & 0x3F);
+    }
+    cps.push_back({cp, i, i + len});
+    i += len;
+  }
+  bool has_space = false;
+  for (const auto& c : cps) has_space = has_space || is_space(c.cp);
+  std::vector<std::string> tokens;
+  if (!has_space) {
+    for (const auto& c : cps) tokens.push_back(text.substr(c.begin, c.end - c.begin));
+    return tokens;
+  }
+  std::size_t start = std::string::npos;
+  for (const auto& c : cps) {
+    if (is_space(c.cp)) {
+      if (start != std::string::npos) tokens.push_back(text.substr(start, c.begin - start));
+      start = std::string::npos;
+    } else if (start == std::string::npos) {
+      start = c.begin;
+    }
+  }
+  if (start != std::string::npos) tokens.push_back(text.substr(start));
+  return tokens;
+}
+
+TextQK text_qk(const std::string& text, int head_dim, std::uint64_t seed) {
+  detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
+  TextQK r;
+  r.tokens = tokenize(text);
+  if (r.tokens.empty()) detail::fail("text", "must contain at least one token");
+  const std::size_t n = r.tokens.size(), d = static_cast<std::size_t>(head_dim);
+  detail::require_int_range("text (token count)", static_cast<long long>(n), 1, 8192);
+  detail::require_output_cap("tokens*head_dim", static_cast<long long>(n * d));
+  detail::require_output_cap("head_dim*head_dim", static_cast<long long>(d * d));
+  r.head_dim = head_dim;
+  const auto wq = stream(seed ^ 0x5157ULL, d * d), wk = stream(seed ^ 0x4B57ULL, d * d);
+  const double inv_sqrt = 1.0 / std::sqrt(double(d));
+  r.q.resize(n * d);
+  r.k.resize(n * d);
+  std::vector<double> aq(d), ak(d);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto x = stream(fnv1a(r.tokens[t]) ^ seed, d);
+    std::fill(aq.begin(), aq.end(), 0.0);
+    std::fill(ak.begin(), ak.end(), 0.0);
+    for (std::size_t row = 0; row < d; ++row) {
+      const double xr = x[row];
+      for (std::size_t c = 0; c < d; ++c) {
+        aq[c] += xr * wq[row * d + c];
+        ak[c] += xr * wk[row * d + c];
+      }
+    }
+    for (std::size_t c = 0; c < d; ++c) {
+      r.q[t * d + c] = static_cast<float>(aq[c] * inv_sqrt);
+      r.k[t * d + c] = static_cast<float>(ak[c] * inv_sqrt);
+    }
+  }
+  return r;
+}
+
+std::vector<float> attention_scores(const float* q, const float* k, int seq, int head_dim,
+                                    const AttentionOptions& o) {
+  detail::require_int_range("seq", seq, 1, 8192);
+  detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
+  detail::require_output_cap("seq*seq", 1LL * seq * seq);
+  const std::size_t n = static_cast<std::size_t>(seq) * head_dim;
+  std::vector<float> rq, rk;
+  if (o.rope) {
+    RopeShape shape{seq, 1, head_dim, o.rotary_dim};
+    rq.resize(n);
+    rk.resize(n);
+    rope_apply_positions(q, rq.data(), shape, o.layout, o.rope_theta, nullptr);
+    rope_apply_positions(k, rk.data(), shape, o.layout, o.rope_theta, nullptr);
+    q = rq.data();
+    k = rk.data();
+  }
+  std::vector<float> s(static_cast<std::size_t>(seq) * seq);
+  kernels::scores_simd(q, k, seq, head_dim, o.causal, static_cast<float>(1.0 / std::sqrt(double(head_dim))), s.data());
+  if (o.softmax) kernels::softmax_rows_simd(s.data(), seq, seq, o.causal);
+  return s;
+}
+
+namespace kernels {
+
+void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
+  for (int i = 0; i < seq; ++i) {
+    for (int j = 0; j < seq; ++j) {
+      if (causal && j > i) {
+        out[i * seq + j] = kNegInf;
+        continue;
+      }
+      float acc = 0.f;
+      for (int c = 0; c < d; ++c) acc += q[i * d + c] * k[j * d + c];
+      out[i * seq + j] = acc * scale;
+    }
+  }
+}
+
+void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
+#if POSENC_SIMD
+  using simd::fbatch;
+  constexpr int W = static_cast<int>(fbatch::size);
+  for (int i = 0; i < seq; ++i) {
+    const float* qi = q + static_cast<std::size_t>(i) * d;
+    const int jmax = causal ? i + 1 : seq;
+    for (int j = 0; j < jmax; ++j) {
+      const float* kj = k + static_cast<std::size_t>(j) * d;
+      fbatch acc(0.f);
+      int c = 0;
+      for (; c + W <= d; c += W) acc += fbatch::load_unaligned(qi + c) * fbatch::load_unaligned(kj + c);
+      float tail = 0.f;
+      for (; c < d; ++c) tail += qi[c] * kj[c];
+      out[static_cast<std::size_t>(i) * seq + j] = (xsimd::reduce_add(acc) + tail) * scale;
+    }
+    for (int j = jmax; j < seq; ++j) out[static_cast<std::size_t>(i) * seq + j] = kNegInf;
+  }
+#else
+  scores_scalar(q, k, seq, d, causal, scale, out);
+#endif
+}
+
+void softmax_rows_scalar(float* s, int rows, int cols, bool causal) {
+  for (int i = 0; i < rows; ++i) {
+    float* r = s + static_cast<std::size_t>(i) * cols;
+    const int n = causal ? std::min(i + 1, cols) : cols;
+    float m = kNegInf;
+    for (int j = 0; j < n; ++j) m = std::max(m, r[j]);
+    float sum = 0.f;
+    for (int j = 0; j < n; ++j) sum += (r[j] = std::exp(r[j] - m));
+    const float inv = 1.f / sum;
+    for (int j = 0; j < n; ++j) r[j] *= inv;
+    for (int j = n; j < cols; ++j) r[j] = 0.f;
+  }
+}
+
+void softmax_rows_simd(float* s, int rows, int cols, bool causal) {
+#if POSENC_SIMD
+  using simd::fbatch;
+  constexpr int W = static_cast<int>(fbatch::size);
+  for (int i = 0; i < rows; ++i) {
+    float* r = s + static_cast<std::size_t>(i) * cols;
+    const int n = causal ? std::min(i + 1, cols) : cols;
+    int j = 0;
+    fbatch vm(kNegInf);
+    for (; j + W <= n; j += W) vm = xsimd::max(vm, fbatch::load_unaligned(r + j));
+    float m = xsimd::reduce_max(vm);
+    for (; j < n; ++j) m = std::max(m, r[j]);
+    const fbatch bm(m);
+    fbatch vs(0.f);
+    float sum = 0.f;
+    for (j = 0; j + W <= n; j += W) {
+      const fbatch e = xsimd::exp(fbatch::load_unaligned(r + j) - bm);
+      e.store_unaligned(r + j);
+      vs += e;
+    }
+    for (; j < n; ++j) sum += (r[j] = std::exp(r[j] - m));
+    sum += xsimd::reduce_add(vs);
+    const fbatch inv(1.f / sum);
+    for (j = 0; j + W <= n; j += W) (fbatch::load_unaligned(r + j) * inv).store_unaligned(r + j);
+    for (; j < n; ++j) r[j] *= 1.f / sum;
+    for (j = n; j < cols; ++j) r[j] = 0.f;
+  }
+#else
+  softmax_rows_scalar(s, rows, cols, causal);
+#endif
+}
+}  // namespace kernels
+}  // namespace posenc

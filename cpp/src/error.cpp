@@ -1,0 +1,43 @@
+#include "posenc/error.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace posenc::detail {
+
+void fail(const char* param, const std::string& rule) { throw Error(std::string(param) + ": " + rule); }
+
+void require_int_range(const char* param, long long v, long long lo, long long hi) {
+  if (v < lo || v > hi) {
+    std::ostringstream s;
+    s << "must be an integer in [" << lo << ", " << hi << "] (got " << v << ")";
+    fail(param, s.str());
+  }
+}
+
+void require_even(const char* param, long long v) {
+  if (v % 2 != 0) fail(param, "must be even (got " + std::to_string(v) + ")");
+}
+
+void require_finite_positive(const char* param, double v) {
+  if (!std::isfinite(v) || !(v > 0)) {
+    std::ostringstream s;
+    s << "must be a finite number > 0 (got " << v << ")";
+    fail(param, s.str());
+  }
+}
+
+void require_size(const char* param, std::size_t got, std::size_t expected) {
+  if (got != expected) {
+    fail(param, "length must equal the shape's element count " + std::to_string(expected) + " (got " +
+                    std::to_string(got) + ")");
+  }
+}
+
+void require_output_cap(const char* what, long long elements) {
+  if (elements > kMaxOutputElements) {
+    fail(what, "result of " + std::to_string(elements) + " elements exceeds the cap of " +
+                   std::to_string(kMaxOutputElements));
+  }
+}
+}  // namespace posenc::detail

@@ -1,0 +1,94 @@
+#include "posenc/sinusoidal.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "posenc/error.hpp"
+#include "simd.hpp"
+
+namespace posenc {
+namespace {
+
+// sin/cos of pos·ω_i for i < nf into sn, cs (float64). SIMD with xsimd's float64 sincos when built.
+void row_sincos(double pos, const double* omega, std::size_t nf, double* sn, double* cs, bool use_simd) {
+  std::size_t i = 0;
+#if POSENC_SIMD
+  if (use_simd) {
+    using simd::dbatch;
+    const dbatch m(pos);
+    for (; i + dbatch::size <= nf; i += dbatch::size) {
+      const auto r = xsimd::sincos(m * dbatch::load_unaligned(omega + i));
+      r.first.store_unaligned(sn + i);
+      r.second.store_unaligned(cs + i);
+    }
+  }
+#else
+  (void)use_simd;
+#endif
+  for (; i < nf; ++i) {
+    sn[i] = std::sin(pos * omega[i]);
+    cs[i] = std::cos(pos * omega[i]);
+  }
+}
+
+void fill(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout, float* out,
+          bool use_simd) {
+  const std::size_t D = static_cast<std::size_t>(d);
+  const std::size_t ns = (D + 1) / 2, nc = D / 2;  // sine and cosine channel counts
+  std::vector<double> omega(ns), sn(ns), cs(ns);
+  for (std::size_t i = 0; i < ns; ++i) omega[i] = std::pow(base, -2.0 * double(i) / d);
+  for (std::size_t p = 0; p < n; ++p) {
+    const double pos = positions ? positions[p] : double(p);
+    row_sincos(pos, omega.data(), ns, sn.data(), cs.data(), use_simd);
+    float* o = out + p * D;
+    if (layout == SinusoidalLayout::interleaved) {
+      for (std::size_t i = 0; i < nc; ++i) {
+        o[2 * i] = static_cast<float>(sn[i]);
+        o[2 * i + 1] = static_cast<float>(cs[i]);
+      }
+      if (ns > nc) o[D - 1] = static_cast<float>(sn[ns - 1]);
+    } else {
+      for (std::size_t i = 0; i < ns; ++i) o[i] = static_cast<float>(sn[i]);
+      for (std::size_t i = 0; i < nc; ++i) o[ns + i] = static_cast<float>(cs[i]);
+    }
+  }
+}
+}  // namespace
+
+namespace kernels {
+void sinusoidal_simd(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout,
+                     float* out) {
+  fill(positions, n, d, base, layout, out, true);
+}
+void sinusoidal_scalar(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout,
+                       float* out) {
+  fill(positions, n, d, base, layout, out, false);
+}
+}  // namespace kernels
+
+void sinusoidal_table(const double* positions, std::size_t n_positions, int d, double base,
+                      SinusoidalLayout layout, float* out) {
+  detail::require_int_range("d", d, 1, kMaxHeadDim);
+  detail::require_finite_positive("base", base);
+  detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
+  detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
+  if (layout != SinusoidalLayout::interleaved && layout != SinusoidalLayout::concatenated)
+    detail::fail("layout", "must be interleaved or concatenated");
+  if (positions) {
+    for (std::size_t p = 0; p < n_positions; ++p)
+      if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition)
+        detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
+                                      std::to_string(p) + ")");
+  }
+  kernels::sinusoidal_simd(positions, n_positions, d, base, layout, out);
+}
+
+std::vector<float> sinusoidal_table(std::size_t n_positions, int d, double base, SinusoidalLayout layout) {
+  detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
+  detail::require_int_range("d", d, 1, kMaxHeadDim);
+  detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
+  std::vector<float> out(n_positions * static_cast<std::size_t>(d));
+  sinusoidal_table(nullptr, n_positions, d, base, layout, out.data());
+  return out;
+}
+}  // namespace posenc

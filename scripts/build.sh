@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds everything into build/ and the npm package into dist/ (run scripts/setup.sh first; npm scripts do).
+#   build/native       core + Catch2 tests (g++)
+#   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
+#   build/wasm-scalar  the same without SIMD
+#   dist/              what npm ships: index.js + .d.ts (tsc), posenc-simd.{mjs,wasm}, posenc-scalar.{mjs,wasm}
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs Debian's acorn
+JOBS=$(nproc)
+for p in wasm-simd wasm-scalar native; do
+  [ -f "build/$p/CMakeCache.txt" ] || cmake --preset "$p" >/dev/null
+  if ! cmake --build --preset "$p" -j "$JOBS" >"build/$p.log" 2>&1; then
+    cat "build/$p.log" >&2; echo "[build] $p failed (log: build/$p.log)" >&2; exit 1
+  fi
+done
+mkdir -p dist
+for v in simd scalar; do
+  cp "build/wasm-$v/posenc.mjs" "dist/posenc-$v.mjs"
+  cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"
+done
+node_modules/.bin/tsc -p web/tsconfig.json
+echo "[build] ok: $(ls dist | tr '\n' ' ')"

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# posenc set-up: installs everything the build and tests need on a fresh Debian 12 machine.
+# Idempotent: a second run checks and returns in seconds.
+#   - Debian packages: emscripten, catch2, cmake, chromium, wabt, g++
+#   - xsimd >= 13 headers (Debian trixie's libxsimd-dev, unpacked under build/_deps; bookworm's 8.1 has no wasm)
+#   - npm packages (npm ci, from package-lock.json)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+say() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# --- 1. Debian packages -------------------------------------------------------
+PKGS=(emscripten catch2 cmake chromium wabt g++ make)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null || [ ! -f /etc/debian_version ]; then
+    die "this is not a Debian machine; install these by hand, then re-run: ${missing[*]}"
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    die "missing Debian packages: ${missing[*]}. Run as root, or: sudo apt-get install -y ${missing[*]}"
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v node >/dev/null || die "node (>= 18) is not installed"
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' || die "node >= 18 required, found $(node --version)"
+
+# --- 2. xsimd >= 13 headers ------------------------------------------------------
+D=build/_deps/apt-trixie
+XS=$D/root/usr/include/xsimd
+if [ ! -f "$XS/arch/xsimd_wasm.hpp" ]; then
+  say "fetching xsimd headers (Debian trixie libxsimd-dev) into $D"
+  mkdir -p "$D/lists/partial" "$D/root"
+  echo "deb http://deb.debian.org/debian trixie main" > "$D/sources.list"
+  O=(-o "Dir::Etc::SourceList=$ROOT/$D/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+     -o "Dir::State::Lists=$ROOT/$D/lists" -o Debug::NoLocking=1)
+  apt-get "${O[@]}" update -qq
+  (cd "$D" && rm -f libxsimd-dev_*.deb && apt-get "${O[@]}" download libxsimd-dev >/dev/null)
+  dpkg -x "$D"/libxsimd-dev_*.deb "$D/root"
+  test -f "$XS/arch/xsimd_wasm.hpp" || die "xsimd package has no wasm architecture header"
+fi
+major=$(sed -n 's/^#define XSIMD_VERSION_MAJOR \([0-9]*\).*/\1/p' "$XS/config/xsimd_config.hpp")
+[ -n "$major" ] && [ "$major" -ge 13 ] || die "xsimd >= 13 required, found major version '${major:-?}' in $XS"
+
+# --- 3. npm packages -------------------------------------------------------------
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+say "ok (xsimd $major, $(em++ --version | head -1 | sed 's/ (.*//'), node $(node --version))"

@@ -1,0 +1,72 @@
+// Input validation shared by every typed function: each failure throws a PosencError whose message
+// starts with the parameter's name and states the rule.
+import type { Raw } from './raw.js';
+
+/** Error thrown for bad input. `param` names the offending parameter. */
+export class PosencError extends Error {
+  readonly param: string;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PosencError';
+    this.param = message.split(':')[0];
+  }
+}
+
+
+export function check<T>(r: Raw<T>): T {
+  if (typeof r === 'string') throw new PosencError(r);
+  return r;
+}
+
+export function integer(name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new PosencError(`${name}: must be an integer (got ${String(v)})`);
+  }
+  if (Math.abs(v) > 2 ** 31 - 1) throw new PosencError(`${name}: must be an integer in [-2^31+1, 2^31-1] (got ${v})`);
+  return v;
+}
+
+export function number(name: string, v: unknown): number {
+  if (typeof v !== 'number') throw new PosencError(`${name}: must be a number (got ${typeof v})`);
+  return v;
+}
+
+export function oneOf<K extends string>(name: string, v: unknown, table: Record<K, number>): number {
+  if (typeof v !== 'string' || !Object.prototype.hasOwnProperty.call(table, v)) {
+    throw new PosencError(`${name}: must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${String(v)})`);
+  }
+  return table[v as K];
+}
+
+export function arrayOf<T extends Float32Array | Float64Array>(name: string, v: unknown, ctor: { new (a: ArrayLike<number>): T }): T {
+  if (v instanceof ctor) return v as T;
+  if (v == null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number') {
+    throw new PosencError(`${name}: must be a typed array or an array of numbers`);
+  }
+  return new ctor(v as ArrayLike<number>);
+}
+
+export function positionsArray(name: string, p: unknown): Float64Array {
+  if (typeof p === 'number') {
+    const n = integer(name, p);
+    if (n < 0 || n > 2 ** 20) throw new PosencError(`${name}: a count must be an integer in [0, 1048576] (got ${n})`);
+    return Float64Array.from({ length: n }, (_, i) => i);
+  }
+  return arrayOf(name, p, Float64Array);
+}
+
+export function object(name: string, v: unknown): Record<string, unknown> {
+  if (v == null || typeof v !== 'object') throw new PosencError(`${name}: must be an options object`);
+  return v as Record<string, unknown>;
+}
+
+export function writeOut(result: Float32Array, out: unknown): Float32Array {
+  if (out === undefined) return result;
+  if (!(out instanceof Float32Array)) throw new PosencError('out: must be a Float32Array');
+  if (out.length !== result.length) {
+    throw new PosencError(`out: length must equal seq*heads*head_dim = ${result.length} (got ${out.length})`);
+  }
+  out.set(result);
+  return out;
+}
+
