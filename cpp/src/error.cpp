@@ -1,7 +1,7 @@
 #include "posenc/error.hpp"
 
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 
 namespace posenc::detail {
 
@@ -9,10 +9,15 @@ void fail(const char* param, const std::string& rule) { throw Error(std::string(
 
 void require_int_range(const char* param, long long v, long long lo, long long hi) {
   if (v < lo || v > hi) {
-    std::ostringstream s;
-    s << "must be an integer in [" << lo << ", " << hi << "] (got " << v << ")";
-    fail(param, s.str());
+    fail(param, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " +
+                    std::to_string(v) + ")");
   }
+}
+
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
 }
 
 void require_even(const char* param, long long v) {
@@ -20,11 +25,7 @@ void require_even(const char* param, long long v) {
 }
 
 void require_finite_positive(const char* param, double v) {
-  if (!std::isfinite(v) || !(v > 0)) {
-    std::ostringstream s;
-    s << "must be a finite number > 0 (got " << v << ")";
-    fail(param, s.str());
-  }
+  if (!std::isfinite(v) || !(v > 0)) fail(param, "must be a finite number > 0 (got " + format_number(v) + ")");
 }
 
 void require_size(const char* param, std::size_t got, std::size_t expected) {

@@ -23,6 +23,8 @@ inline constexpr double kMaxAbsPosition = 2147483647.0;   ///< |position id| (2^
 
 namespace detail {
 [[noreturn]] void fail(const char* param, const std::string& rule);
+/// Shortest round-trip decimal form of v ("%.17g"), for messages.
+std::string format_number(double v);
 void require_int_range(const char* param, long long v, long long lo, long long hi);
 void require_even(const char* param, long long v);
 void require_finite_positive(const char* param, double v);
