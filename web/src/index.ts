@@ -20,9 +20,12 @@
  * @packageDocumentation
  */
 import type { RawModule } from './raw.js';
-import { PosencError, arrayOf, check, integer, number, object, oneOf, positionsArray, writeOut } from './validate.js';
+import { PosencError, arrayOf, booleanOr, check, finiteOr, integer, number, object, oneOf, positionsArray, writeOut } from './validate.js';
+import { parseRopeConfig, rawScaling } from './rope_config.js';
+import type { RopeScalingParams, RopeType } from './rope_config.js';
 
 export { PosencError };
+export type { RopeScalingParams, RopeType };
 
 /**
  * Channel layout of RoPE's rotated pairs inside a head.
@@ -153,6 +156,105 @@ export interface TextQK {
   k: Float32Array;
 }
 
+/** Result of {@link Posenc.ropeInvFreqScaled}. */
+export interface ScaledInvFreq {
+  /** rotary_dim/2 inverse frequencies, float64. */
+  inv_freq: Float64Array;
+  /** Multiplies cos and sin (HF `attention_scaling`); 1 for default, linear, ntk, dynamic, llama3. */
+  attention_scaling: number;
+}
+
+/** Options of {@link Posenc.ropeInvFreqScaled}: the scaling dict's fields with HF names, flattened. */
+export interface RopeScalingOptions extends RopeScalingParams {
+  /**
+   * Current sequence length (default 0 = "at init"). `dynamic`: L in the formula (no effect while
+   * L ≤ max_position_embeddings); `longrope`: long factors when seq_len > original_max_position_embeddings.
+   */
+  seq_len?: number;
+}
+
+/** Result of {@link Posenc.ropeFromConfig}. */
+export interface RopeFromConfig extends ScaledInvFreq {
+  rope_type: RopeType;
+  head_dim: number;
+  /** int(head_dim · partial_rotary_factor). */
+  rotary_dim: number;
+  partial_rotary_factor: number;
+  rope_theta: number;
+  max_position_embeddings: number | null;
+  /** The flat parameters that were computed with (see {@link Posenc.ropeInvFreqScaled}). */
+  params: RopeScalingParams;
+}
+
+/** ALiBi bias form: `'causal'` −m·(i−j) for j ≤ i and −∞ above the diagonal; `'symmetric'` −m·|i−j|. */
+export type AlibiMode = 'causal' | 'symmetric';
+
+/** Options of {@link Posenc.alibiBias}. */
+export interface AlibiBiasOptions {
+  /** Number of heads (slopes from {@link Posenc.alibiSlopes}); or give `slopes`. */
+  num_heads?: number;
+  /** Explicit per-head slopes (overrides num_heads). */
+  slopes?: ArrayLike<number>;
+  /** Query rows. */
+  q_len: number;
+  /** Key columns. Default q_len. Queries are the last q_len of k_len positions (KV cache). */
+  k_len?: number;
+  /** Default `'causal'`. */
+  mode?: AlibiMode;
+}
+
+/** Options of {@link Posenc.xposApply}. */
+export interface XposApplyOptions extends QKShape {
+  /** torchscale `offset` (tokens already in the cache). Default 0. */
+  offset?: number;
+  /** false for queries (scale ζ^(c/scale_base)), true for keys (ζ^(−c/scale_base)). Default false. */
+  downscale?: boolean;
+  /** Default 512. */
+  scale_base?: number;
+  /** Default 0.4. */
+  gamma?: number;
+  /** Default 10000. */
+  rope_theta?: number;
+}
+
+/** Options of {@link Posenc.xposTables}. */
+export interface XposTableOptions {
+  rotary_dim: number;
+  positions: Positions;
+  /** Centred positions for the scale exponent (same length). Default: the positions themselves. */
+  centred?: ArrayLike<number>;
+  downscale?: boolean;
+  scale_base?: number;
+  gamma?: number;
+  rope_theta?: number;
+}
+
+/** Options of {@link Posenc.mropeTables}. */
+export interface MropeTableOptions {
+  /** Rotated channels (Qwen2-VL: head_dim 128). */
+  rotary_dim: number;
+  /** Default 10000 (Qwen2-VL configs use 1000000). */
+  rope_theta?: number;
+  /** [t, h, w] frequency counts summing to rotary_dim/2. Qwen2-VL: [16, 24, 24]. */
+  mrope_section: [number, number, number] | number[];
+  /** Three position streams of equal length: [t, h, w]. */
+  positions: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+}
+
+/** Options of {@link Posenc.axial2dTables}. */
+export interface Axial2dTableOptions {
+  /** Multiple of 4. */
+  rotary_dim: number;
+  /** Default 10000. */
+  rope_theta?: number;
+  /** Row coordinate of each patch; or give `grid`. */
+  positions_h?: ArrayLike<number>;
+  /** Column coordinate of each patch. */
+  positions_w?: ArrayLike<number>;
+  /** [grid_h, grid_w]: row-major patch grid (overrides positions_h/positions_w). */
+  grid?: [number, number];
+}
+
 /** Options of {@link init}. */
 export interface InitOptions {
   /** Force the SIMD (true) or scalar (false) build. Default: SIMD where the engine supports wasm SIMD. */
@@ -163,6 +265,7 @@ export interface InitOptions {
 
 const ROPE_LAYOUTS: Record<RopeLayout, number> = { interleaved: 0, half_split: 1 };
 const SIN_LAYOUTS: Record<SinusoidalLayout, number> = { interleaved: 0, concatenated: 1 };
+const ALIBI_MODES: Record<AlibiMode, number> = { causal: 0, symmetric: 1 };
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export class Posenc {
@@ -277,6 +380,163 @@ export class Posenc {
       throw new PosencError(`seed: must be an integer in [0, 2^53 - 1] (got ${String(seed)})`);
     }
     return check(this.raw.textQK(o.text, integer('head_dim', o.head_dim), seed));
+  }
+  // ---- rotary family: RoPE extras, context extension, ALiBi, xPos, M-RoPE, 2D axial -------------------------------
+
+  /**
+   * Rotated channels for a partial rotary factor: `int(head_dim · partial_rotary_factor)` (Python truncation, as HF
+   * `partial_rotary_factor` and GPT-NeoX `rotary_pct`); the first rotary_dim channels rotate, the rest pass through.
+   * @throws PosencError if the factor is not in (0, 1] or the result is odd or < 2 (HF would round an odd one up).
+   */
+  rotaryDim(options: { head_dim: number; partial_rotary_factor?: number; rotary_pct?: number }): number {
+    const o = object('options', options);
+    const name = o.partial_rotary_factor === undefined && o.rotary_pct !== undefined ? 'rotary_pct' : 'partial_rotary_factor';
+    return check(this.raw.rotaryDimFor(integer('head_dim', o.head_dim), number(name, o[name] ?? 1)));
+  }
+
+  /**
+   * Inverse frequencies and attention scaling of a context-extension scheme, with Hugging Face's names, defaults and
+   * formulas (`modeling_rope_utils.py`), d = rotary_dim, b = rope_theta, θ_i = b^(−2i/d):
+   * - `default`: θ_i. `linear`: θ_i/factor (position interpolation).
+   * - `ntk` (posenc extension, not an HF rope_type): base b·factor^(d/(d−2)).
+   * - `dynamic`: base b·((factor·L/L0) − (factor−1))^(d/(d−2)), L = max(seq_len, max_position_embeddings) = L0…
+   * - `yarn`: ramp between θ_i/factor and θ_i over the dims find_correction_range(beta_fast = 32, beta_slow = 1, d, b,
+   *   original_max_position_embeddings) (floor/ceil if `truncate`, default true); attention_scaling = attention_factor,
+   *   else mscale/mscale_all_dim ratio of 0.1·m·ln(factor)+1 when both set, else 0.1·ln(factor)+1.
+   *   factor omitted → max_position_embeddings/original_max_position_embeddings (HF v5).
+   * - `longrope`: 1/(ext_i·b^(2i/d)), ext = long_factor if seq_len > original_max_position_embeddings else short_factor;
+   *   attention_scaling = attention_factor, else sqrt(1 + ln(factor)/ln(original)) with factor default max/original.
+   * - `llama3`: wavelength bands of original_max_position_embeddings/low_freq_factor (1) and /high_freq_factor (4).
+   *
+   * Differences from HF: formulas in float64 (HF: float32 tensors); factor < 1, wrong list lengths and inverted
+   * band/beta parameters throw (HF warns). Feed the result to {@link Posenc.ropeTablesScaled}.
+   */
+  ropeInvFreqScaled(options: RopeScalingOptions): ScaledInvFreq {
+    const o = object('options', options);
+    const r = check(this.raw.ropeInvFreqScaled(rawScaling(o), finiteOr('seq_len', o.seq_len, 0)));
+    return { inv_freq: r.invFreq, attention_scaling: r.attentionScaling };
+  }
+
+  /**
+   * RoPE settings of a Hugging Face `config.json` (object or text): head_dim (or hidden_size/num_attention_heads),
+   * partial_rotary_factor (or GPT-NeoX rotary_pct), rope_theta (or rotary_emb_base), max_position_embeddings and
+   * `rope_scaling` / `rope_parameters` (`rope_type`, legacy `type`; Phi-3's `"su"` = longrope). Returns the inverse
+   * frequencies and attention scaling computed in C++ plus what was read.
+   * @throws PosencError naming the key (`config.rope_scaling.factor: required for rope_type 'linear'`) for missing
+   * required keys, unknown keys (HF only warns), wrong types or an unknown rope_type.
+   */
+  ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
+    const info = parseRopeConfig(config);
+    const rotary_dim = this.rotaryDim({ head_dim: info.head_dim, partial_rotary_factor: info.partial_rotary_factor });
+    const params = { ...info.params, rotary_dim };
+    const scaled = this.ropeInvFreqScaled({ ...params, seq_len: object('options', options).seq_len as number | undefined });
+    return { ...info, rotary_dim, params, ...scaled };
+  }
+
+  /**
+   * cos/sin tables [positions, inv_freq.length] multiplied by attention_scaling (HF `cos = emb.cos() · attention_scaling`),
+   * for {@link Posenc.ropeApplyTables}. Accuracy: float64 s·cos(pos·inv_i) rounded once — within 2 ulp for |pos| ≤ 2^20.
+   */
+  ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: Positions }): { cos: Float32Array; sin: Float32Array } {
+    const o = object('options', options);
+    return check(this.raw.ropeTablesScaled(arrayOf('inv_freq', o.inv_freq, Float64Array), number('attention_scaling', o.attention_scaling ?? 1),
+      positionsArray('positions', o.positions)));
+  }
+
+  /**
+   * The complex form of RoPE (Meta LLaMA `precompute_freqs_cis`): [positions, rotary_dim/2] complex numbers
+   * e^{j·pos·θ_i} as interleaved (re, im) float32 pairs (`torch.view_as_real` layout). With rotary_dim 8 and positions 3
+   * it reproduces the seed's worked example (row 1: 0.5403+0.8415j, 0.9950+0.0998j, …).
+   */
+  ropeFreqsCis(options: RopeTableOptions): Float32Array {
+    const o = object('options', options);
+    const inv = this.ropeInvFreq({ rotary_dim: o.rotary_dim as number, rope_theta: o.rope_theta as number | undefined });
+    return check(this.raw.ropeFreqsCis(inv, positionsArray('positions', o.positions)));
+  }
+
+  /**
+   * ALiBi slopes (ofirpress/attention_with_linear_biases `get_slopes`, HF `build_alibi_tensor`): for n a power of two
+   * m_k = 2^(−8k/n), k = 1…n; otherwise the slopes of the closest lower power of two n', then every other slope of
+   * 2n' (indices 0, 2, 4, …) until n. float64.
+   */
+  alibiSlopes(num_heads: number): Float64Array {
+    return check(this.raw.alibiSlopes(integer('num_heads', num_heads)));
+  }
+
+  /**
+   * ALiBi bias [heads, q_len, k_len] float32 to add to the attention logits: −m_h·|pos_i − j| with query i at
+   * position i + k_len − q_len; `'causal'` (default) also puts −∞ above the diagonal. BLOOM/fairseq add +m_h·j
+   * instead — the same softmax (it shifts each causal row by a constant).
+   */
+  alibiBias(options: AlibiBiasOptions): Float32Array {
+    const o = object('options', options);
+    const slopes = o.slopes != null ? arrayOf('slopes', o.slopes, Float64Array) : this.alibiSlopes(o.num_heads as number);
+    const q = integer('q_len', o.q_len);
+    return check(this.raw.alibiBias(slopes, q, integer('k_len', o.k_len ?? q), oneOf('mode', o.mode ?? 'causal', ALIBI_MODES)));
+  }
+
+  /**
+   * xPos (torchscale `XPOS.forward(x, offset, downscale)`): RoPE at positions offset…offset+seq−1 (interleaved pairs
+   * by default, torchscale's `rotate_every_two`) with pair i scaled by ζ_i^(±c/scale_base),
+   * ζ_i = (2i + γ·d)/((1+γ)·d), γ = 0.4, scale_base 512, c = pos + ⌊−(seq+offset)/2⌋ (torchscale's centring);
+   * + for queries, − for keys (`downscale: true`), so q·k depends only on the offset and decays with distance.
+   * Accuracy: tables float64 ζ^e·cos rounded once (2 ulp); one float32 multiply-add per element.
+   */
+  xposApply(x: ArrayLike<number>, options: XposApplyOptions): Float32Array {
+    const o = object('options', options);
+    const xs = arrayOf('x', x, Float32Array);
+    const r = check(this.raw.xposApply(xs, integer('seq', o.seq), integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim),
+      integer('rotary_dim', o.rotary_dim ?? 0), integer('offset', o.offset ?? 0), booleanOr('downscale', o.downscale, false),
+      number('scale_base', o.scale_base ?? 512), number('gamma', o.gamma ?? 0.4), number('rope_theta', o.rope_theta ?? 10000),
+      oneOf('layout', o.layout ?? 'interleaved', ROPE_LAYOUTS)));
+    return writeOut(r, o.out);
+  }
+
+  /** xPos tables (scale folded into cos/sin) for explicit positions and centred positions; see {@link Posenc.xposApply}. */
+  xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
+    const o = object('options', options);
+    const centred = o.centred == null ? null : arrayOf('centred', o.centred, Float64Array);
+    return check(this.raw.xposTables(integer('rotary_dim', o.rotary_dim), positionsArray('positions', o.positions), centred,
+      booleanOr('downscale', o.downscale, false), number('scale_base', o.scale_base ?? 512), number('gamma', o.gamma ?? 0.4),
+      number('rope_theta', o.rope_theta ?? 10000)));
+  }
+
+  /**
+   * Qwen2-VL multimodal RoPE tables [n, rotary_dim/2] (HF `apply_multimodal_rotary_pos_emb`): frequency i takes its
+   * angle from the t stream for i < s_t, h for i < s_t + s_h, else w. Apply with layout `'half_split'` (the reference
+   * uses `rotate_half`). Text tokens (t = h = w) get plain RoPE.
+   */
+  mropeTables(options: MropeTableOptions): { cos: Float32Array; sin: Float32Array } {
+    const o = object('options', options);
+    const sec = o.mrope_section as unknown;
+    if (!Array.isArray(sec) || sec.length !== 3) throw new PosencError(`mrope_section: must be a list of 3 integers (got ${JSON.stringify(sec)})`);
+    const pos = o.positions as unknown;
+    if (!Array.isArray(pos) || pos.length !== 3) throw new PosencError('positions: must be [t, h, w], three position streams');
+    const inv = this.ropeInvFreq({ rotary_dim: o.rotary_dim as number, rope_theta: o.rope_theta as number | undefined });
+    return check(this.raw.mropeTables(inv, integer('mrope_section[0]', sec[0]), integer('mrope_section[1]', sec[1]),
+      integer('mrope_section[2]', sec[2]), arrayOf('positions_t', pos[0], Float64Array), arrayOf('positions_h', pos[1], Float64Array),
+      arrayOf('positions_w', pos[2], Float64Array)));
+  }
+
+  /**
+   * 2D axial RoPE tables for image patches [n, rotary_dim/2] (Qwen2-VL vision tower): row = [h·φ_0…h·φ_{q−1},
+   * w·φ_0…w·φ_{q−1}], φ_k = rope_theta^(−2k/(rotary_dim/2)), q = rotary_dim/4. Apply with `'half_split'`.
+   * Scores depend only on the (row, column) offsets.
+   */
+  axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
+    const o = object('options', options);
+    let h: Float64Array, w: Float64Array;
+    if (o.grid != null) {
+      const g = o.grid as unknown;
+      if (!Array.isArray(g) || g.length !== 2) throw new PosencError('grid: must be [grid_h, grid_w]');
+      const r = check(this.raw.axial2dGrid(integer('grid[0]', g[0]), integer('grid[1]', g[1])));
+      h = r.positions_h;
+      w = r.positions_w;
+    } else {
+      h = arrayOf('positions_h', o.positions_h, Float64Array);
+      w = arrayOf('positions_w', o.positions_w, Float64Array);
+    }
+    return check(this.raw.axial2dTables(integer('rotary_dim', o.rotary_dim), number('rope_theta', o.rope_theta ?? 10000), h, w));
   }
 }
 

@@ -1,6 +1,26 @@
-// The raw Embind functions of cpp/bindings/bindings.cpp. Internal: users call the typed API in index.ts.
+// The raw Embind functions of cpp/bindings/*.cpp. Internal: users call the typed API in index.ts.
 // Each returns its result, or a string holding the C++ error message.
 export type Raw<T> = T | string;
+
+/** Every field present; NaN (numbers) means "unset, use the reference's default". */
+export interface RawRopeScaling {
+  rope_type: string;
+  rope_theta: number;
+  rotary_dim: number;
+  factor: number;
+  max_position_embeddings: number;
+  original_max_position_embeddings: number;
+  attention_factor: number;
+  beta_fast: number;
+  beta_slow: number;
+  mscale: number;
+  mscale_all_dim: number;
+  truncate: boolean;
+  short_factor: Float64Array;
+  long_factor: Float64Array;
+  low_freq_factor: number;
+  high_freq_factor: number;
+}
 
 export interface RawModule {
   ropeInvFreq(rotaryDim: number, theta: number): Raw<Float64Array>;
@@ -13,6 +33,24 @@ export interface RawModule {
   attentionScores(q: Float32Array, k: Float32Array, seq: number, headDim: number, rope: boolean, theta: number,
     rotaryDim: number, layout: number, causal: boolean, softmax: boolean): Raw<Float32Array>;
   textQK(text: string, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array }>;
+  // cpp/bindings/rope_scaling.cpp
+  ropeInvFreqScaled(params: RawRopeScaling, seqLen: number): Raw<{ invFreq: Float64Array; attentionScaling: number }>;
+  rotaryDimFor(headDim: number, factor: number): Raw<number>;
+  ropeTablesScaled(invFreq: Float64Array, scaling: number, positions: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  ropeFreqsCis(invFreq: Float64Array, positions: Float64Array): Raw<Float32Array>;
+  // cpp/bindings/alibi.cpp
+  alibiSlopes(numHeads: number): Raw<Float64Array>;
+  alibiBias(slopes: Float64Array, qLen: number, kLen: number, mode: number): Raw<Float32Array>;
+  // cpp/bindings/xpos.cpp
+  xposApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
+    downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<Float32Array>;
+  xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
+    scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  // cpp/bindings/mrope.cpp
+  mropeTables(invFreq: Float64Array, sT: number, sH: number, sW: number, t: Float64Array, h: Float64Array,
+    w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   buildInfo(): { arch: string; lanes: number };
   memoryBytes(): number;
 }

@@ -70,3 +70,41 @@ export function writeOut(result: Float32Array, out: unknown): Float32Array {
   return out;
 }
 
+
+/** A finite number (NaN/±∞ rejected), or `fallback` when v is undefined or null. */
+export function finiteOr(name: string, v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    throw new PosencError(`${name}: must be a finite number (got ${typeof v === 'number' ? v : typeof v})`);
+  }
+  return v;
+}
+
+/** A boolean, or `fallback` when v is undefined or null. */
+export function booleanOr(name: string, v: unknown, fallback: boolean): boolean {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') throw new PosencError(`${name}: must be a boolean (got ${typeof v})`);
+  return v;
+}
+
+/** A non-negative integer (≤ 2^40), or `fallback` when v is undefined or null. */
+export function countOr(name: string, v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 40) {
+    throw new PosencError(`${name}: must be an integer in [0, 2^40] (got ${String(v)})`);
+  }
+  return v;
+}
+
+/** An array (or typed array) of finite numbers, as Float64Array. */
+export function numberList(name: string, v: unknown): Float64Array {
+  const ok = Array.isArray(v) || v instanceof Float64Array || v instanceof Float32Array;
+  if (!ok) throw new PosencError(`${name}: must be a list of numbers (got ${v === null ? 'null' : typeof v})`);
+  const a = v as ArrayLike<unknown>;
+  for (let i = 0; i < a.length; i++) {
+    if (typeof a[i] !== 'number' || !Number.isFinite(a[i] as number)) {
+      throw new PosencError(`${name}: every entry must be a finite number (index ${i} is ${String(a[i])})`);
+    }
+  }
+  return Float64Array.from(a as ArrayLike<number>);
+}

@@ -1,0 +1,87 @@
+#include "posenc/alibi.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "posenc/error.hpp"
+#include "simd.hpp"
+
+namespace posenc {
+namespace {
+std::vector<double> power_of_two_slopes(int n) {
+  // reference: start = 2^(−2^−(log2 n − 3)) = 2^(−8/n), slopes start·start^h. Evaluated as one exp2 per
+  // slope (2^(−8(h+1)/n)), so powers of two such as 1/2 … 1/256 are exact.
+  std::vector<double> s(static_cast<std::size_t>(n));
+  for (int h = 0; h < n; ++h) s[static_cast<std::size_t>(h)] = std::exp2(-8.0 * double(h + 1) / double(n));
+  return s;
+}
+}  // namespace
+
+std::vector<double> alibi_slopes(int n_heads) {
+  detail::require_int_range("num_heads", n_heads, 1, kMaxHeads);
+  int p = 1;
+  while (p * 2 <= n_heads) p *= 2;
+  if (p == n_heads) return power_of_two_slopes(n_heads);
+  std::vector<double> s = power_of_two_slopes(p);
+  const std::vector<double> extra = power_of_two_slopes(2 * p);
+  for (int k = 0; k < n_heads - p; ++k) s.push_back(extra[static_cast<std::size_t>(2 * k)]);
+  return s;
+}
+
+void alibi_bias(const std::vector<double>& slopes, int q_len, int k_len, AlibiMode mode, float* out) {
+  detail::require_int_range("num_heads", static_cast<long long>(slopes.size()), 1, kMaxHeads);
+  for (double m : slopes)
+    if (!std::isfinite(m)) detail::fail("slopes", "every slope must be finite");
+  detail::require_int_range("k_len", k_len, 1, kMaxSeqLen);
+  detail::require_int_range("q_len", q_len, 1, k_len);
+  if (mode != AlibiMode::causal && mode != AlibiMode::symmetric) detail::fail("mode", "must be causal or symmetric");
+  detail::require_output_cap("heads*q_len*k_len", static_cast<long long>(slopes.size()) * q_len * k_len);
+  const std::size_t plane = static_cast<std::size_t>(q_len) * static_cast<std::size_t>(k_len);
+  for (std::size_t h = 0; h < slopes.size(); ++h)
+    kernels::alibi_bias_simd(slopes[h], q_len, k_len, k_len - q_len, mode == AlibiMode::causal, out + h * plane);
+}
+
+namespace kernels {
+void alibi_bias_scalar(double m, int q_len, int k_len, int offset, bool causal, float* out) {
+  const float ninf = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < q_len; ++i) {
+    const int pi = i + offset;
+    float* row = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len);
+    for (int j = 0; j < k_len; ++j) {
+      if (causal && j > pi) {
+        row[j] = ninf;
+      } else {
+        row[j] = static_cast<float>(-m * std::fabs(double(pi - j)));
+      }
+    }
+  }
+}
+
+void alibi_bias_simd(double m, int q_len, int k_len, int offset, bool causal, float* out) {
+#if POSENC_SIMD
+  using simd::dbatch;
+  constexpr std::size_t W = dbatch::size;
+  alignas(64) double iota[W], buf[W];
+  for (std::size_t l = 0; l < W; ++l) iota[l] = double(l);
+  const dbatch step = dbatch::load_aligned(iota), nm(-m);
+  const float ninf = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < q_len; ++i) {
+    const int pi = i + offset;
+    float* row = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len);
+    const int end = causal ? std::min(pi + 1, k_len) : k_len;
+    int j = 0;
+    for (; j + int(W) <= end; j += int(W)) {
+      const dbatch dist = xsimd::abs(dbatch(double(pi - j)) - step);
+      (nm * dist).store_aligned(buf);
+      for (std::size_t l = 0; l < W; ++l) row[j + int(l)] = static_cast<float>(buf[l]);
+    }
+    for (; j < end; ++j) row[j] = static_cast<float>(-m * std::fabs(double(pi - j)));
+    for (; j < k_len; ++j) row[j] = ninf;
+  }
+#else
+  alibi_bias_scalar(m, q_len, k_len, offset, causal, out);
+#endif
+}
+}  // namespace kernels
+}  // namespace posenc

@@ -1,0 +1,116 @@
+#include "posenc/xpos.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "posenc/error.hpp"
+#include "simd.hpp"
+
+namespace posenc {
+namespace {
+void validate(int rotary_dim, const XposOptions& o) {
+  detail::require_int_range("rotary_dim", rotary_dim, 2, kMaxHeadDim);
+  detail::require_even("rotary_dim", rotary_dim);
+  detail::require_finite_positive("scale_base", o.scale_base);
+  detail::require_finite_positive("gamma", o.gamma);
+  detail::require_finite_positive("rope_theta", o.rope_theta);
+}
+void validate_positions(const char* name, const double* p, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k)
+    if (!std::isfinite(p[k]) || std::fabs(p[k]) > kMaxAbsPosition)
+      detail::fail(name, "every position must be finite with |position| <= 2147483647 (index " + std::to_string(k) + ")");
+}
+}  // namespace
+
+std::vector<double> xpos_zeta(int rotary_dim, double gamma) {
+  detail::require_int_range("rotary_dim", rotary_dim, 2, kMaxHeadDim);
+  detail::require_even("rotary_dim", rotary_dim);
+  detail::require_finite_positive("gamma", gamma);
+  std::vector<double> z(static_cast<std::size_t>(rotary_dim / 2));
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = (2.0 * double(i) + gamma * rotary_dim) / ((1.0 + gamma) * rotary_dim);
+  return z;
+}
+
+void xpos_tables(int rotary_dim, const XposOptions& o, const double* positions, const double* centred, std::size_t n,
+                 bool downscale, float* cos_out, float* sin_out) {
+  validate(rotary_dim, o);
+  detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
+  detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * (rotary_dim / 2));
+  validate_positions("positions", positions, n);
+  if (centred == nullptr) centred = positions;
+  validate_positions("centred", centred, n);
+  const auto zeta = xpos_zeta(rotary_dim, o.gamma);
+  std::vector<double> inv(zeta.size()), lz(zeta.size()), ex(n);
+  for (std::size_t i = 0; i < zeta.size(); ++i) {
+    inv[i] = std::pow(o.rope_theta, -2.0 * double(i) / rotary_dim);
+    lz[i] = std::log(zeta[i]);
+  }
+  for (std::size_t p = 0; p < n; ++p) ex[p] = (downscale ? -centred[p] : centred[p]) / o.scale_base;
+  kernels::xpos_tables_simd(inv.data(), lz.data(), inv.size(), positions, ex.data(), n, cos_out, sin_out);
+}
+
+void xpos_apply(const float* x, float* out, const RopeShape& shape, int offset, bool downscale, const XposOptions& o,
+                RopeLayout layout) {
+  detail::require_int_range("seq", shape.seq, 0, kMaxSeqLen);
+  detail::require_int_range("head_dim", shape.head_dim, 1, kMaxHeadDim);
+  detail::require_int_range("offset", offset, 0, kMaxSeqLen);
+  const int rot = shape.rotary_dim == 0 ? shape.head_dim : shape.rotary_dim;
+  validate(rot, o);
+  const long long total = 1LL * shape.seq + offset;
+  // Python: min_pos = -(length + offset) // 2  (floor division)
+  const long long min_pos = -((total + 1) / 2);
+  std::vector<double> pos(static_cast<std::size_t>(shape.seq)), cen(pos.size());
+  for (int s = 0; s < shape.seq; ++s) {
+    pos[static_cast<std::size_t>(s)] = double(offset + s);
+    cen[static_cast<std::size_t>(s)] = double(offset + s + min_pos);
+  }
+  const std::size_t half = static_cast<std::size_t>(rot / 2);
+  std::vector<float> c(pos.size() * half), sn(c.size());
+  xpos_tables(rot, o, pos.data(), cen.data(), pos.size(), downscale, c.data(), sn.data());
+  rope_apply(x, out, shape, layout, c.data(), sn.data());
+}
+
+namespace kernels {
+void xpos_tables_scalar(const double* inv_freq, const double* log_zeta, std::size_t half, const double* positions,
+                        const double* exponents, std::size_t n, float* cos_out, float* sin_out) {
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::size_t i = 0; i < half; ++i) {
+      const double a = positions[p] * inv_freq[i], sc = std::exp(exponents[p] * log_zeta[i]);
+      cos_out[p * half + i] = static_cast<float>(sc * std::cos(a));
+      sin_out[p * half + i] = static_cast<float>(sc * std::sin(a));
+    }
+}
+
+void xpos_tables_simd(const double* inv_freq, const double* log_zeta, std::size_t half, const double* positions,
+                      const double* exponents, std::size_t n, float* cos_out, float* sin_out) {
+#if POSENC_SIMD
+  using simd::dbatch;
+  constexpr std::size_t W = dbatch::size;
+  alignas(64) double cbuf[W], sbuf[W];
+  for (std::size_t p = 0; p < n; ++p) {
+    const dbatch m(positions[p]), e(exponents[p]);
+    float* co = cos_out + p * half;
+    float* so = sin_out + p * half;
+    std::size_t i = 0;
+    for (; i + W <= half; i += W) {
+      const auto cs = xsimd::sincos(m * dbatch::load_unaligned(inv_freq + i));
+      const dbatch sc = xsimd::exp(e * dbatch::load_unaligned(log_zeta + i));
+      (sc * cs.first).store_aligned(sbuf);
+      (sc * cs.second).store_aligned(cbuf);
+      for (std::size_t l = 0; l < W; ++l) {
+        co[i + l] = static_cast<float>(cbuf[l]);
+        so[i + l] = static_cast<float>(sbuf[l]);
+      }
+    }
+    for (; i < half; ++i) {
+      const double a = positions[p] * inv_freq[i], sc = std::exp(exponents[p] * log_zeta[i]);
+      co[i] = static_cast<float>(sc * std::cos(a));
+      so[i] = static_cast<float>(sc * std::sin(a));
+    }
+  }
+#else
+  xpos_tables_scalar(inv_freq, log_zeta, half, positions, exponents, n, cos_out, sin_out);
+#endif
+}
+}  // namespace kernels
+}  // namespace posenc
