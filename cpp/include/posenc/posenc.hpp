@@ -4,5 +4,6 @@
 #include "posenc/attention.hpp"
 #include "posenc/error.hpp"
 #include "posenc/learned.hpp"
+#include "posenc/relative.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/sinusoidal.hpp"
