@@ -8,6 +8,20 @@
 //   DeBERTa v2 (HF)           δ(i, j) = i − j                          (query − key)
 // where i indexes queries and j keys. All matrices are row-major [queries, keys] (per head [heads, q, k]).
 // Dot products use the float32 SIMD kernel kernels::dot_rows_simd (relative error ≤ d·2^-24 of Σ|a_c·b_c|).
+//
+// Differences from the references, by scheme (everything else follows them exactly):
+//  * Shaw: t2t multiplies q by d^-0.5 before both products; here the sum is scaled (same up to float32 rounding).
+//    shaw_values accumulates in float64 (scalar loop). HF BERT `relative_key` sign/offset differ (see below).
+//  * Transformer-XL: one head, projections done by the caller (q, k from W_q/W_k, r = W_R·R); future entries are
+//    −∞ as in kimiyoung/transformer-xl (HF TransfoXL writes −1e30, or −65000 in fp16). XLNet's bidirectional
+//    position sequence (klen … −qlen+1) and its `rel_shift_bnij` layout are not covered.
+//  * T5: bucket arithmetic reproduces HF's float32 CPU evaluation (`.float()`, torch.log, true division, truncation);
+//    boundaries at exact powers of the log base land as HF's (tested: n = 16, 32, 64 with 32/128).
+//  * DeBERTa: v2 only (v1's att_span = min(max(q, k), max_relative_positions) slicing is not reproduced); one head of
+//    self-attention; pos_key/pos_query are the caller's projections of rel_embeddings[0 : 2·span] (share_att_key or
+//    pos_key_proj/pos_query_proj, and the optional LayerNorm `norm_rel_ebd` are the caller's choice). Each term is
+//    divided by the float32 scale √(d·factor); releases that divide q by scale first agree up to float32 rounding.
+//  * TUPE: the absolute term only (no [CLS] untying, no relative bias), no Linear biases, LayerNorm by the caller.
 #pragma once
 #include <cstddef>
 #include <vector>
