@@ -51,6 +51,44 @@ export interface RawModule {
     w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
   axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
+  // cpp/bindings/absolute.cpp
+  sinusoidT2T(positions: Float64Array | null, n: number, d: number, minTimescale: number, maxTimescale: number): Raw<Float32Array>;
+  sinusoidRecursive(n: number, d: number, base: number, layout: number): Raw<Float32Array>;
+  sinusoidRotationMatrix(d: number, base: number, layout: number): Raw<Float64Array>;
+  multiplicativePE(x: Float32Array, p: Float32Array): Raw<Float32Array>;
+  // cpp/bindings/learned.cpp
+  tableFromNpy(bytes: Uint8Array): Raw<{ rows: number; cols: number; data: Float32Array }>;
+  tableFromSafetensors(bytes: Uint8Array, name: string): Raw<{ rows: number; cols: number; data: Float32Array }>;
+  safetensorsList(bytes: Uint8Array): Raw<{ name: string; dtype: string; shape: number[] }[]>;
+  tableLookup(data: Float32Array, rows: number, cols: number, positions: Float64Array, clamp: boolean): Raw<Float32Array>;
+  tableSimilarity(data: Float32Array, rows: number, cols: number, metric: number): Raw<Float32Array>;
+  // cpp/bindings/relative.cpp
+  shawIndex(qLen: number, kLen: number, maxRelativePosition: number): Raw<Int32Array>;
+  shawScores(q: Float32Array, k: Float32Array | null, tableK: Float32Array, qLen: number, kLen: number, d: number,
+    maxRelativePosition: number): Raw<Float32Array>;
+  shawValues(weights: Float32Array, v: Float32Array | null, tableV: Float32Array, qLen: number, kLen: number, d: number,
+    maxRelativePosition: number): Raw<Float32Array>;
+  xlPositionEmbedding(klen: number, d: number): Raw<Float32Array>;
+  relShift(x: Float32Array, qlen: number, klen: number): Raw<Float32Array>;
+  xlScores(q: Float32Array, k: Float32Array, r: Float32Array, u: Float32Array, v: Float32Array, qlen: number, klen: number,
+    d: number, causal: boolean): Raw<XLScoresRaw>;
+  t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
+  t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
+    queryOffset: number): Raw<Int32Array>;
+  t5Bias(table: Float32Array, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
+    maxDistance: number, queryOffset: number): Raw<Float32Array>;
+  debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
+  debertaScores(q: Float32Array, k: Float32Array, posKey: Float32Array | null, posQuery: Float32Array | null, n: number,
+    d: number, positionBuckets: number, maxRelativePositions: number): Raw<DebertaScoresRaw>;
+  tupeScores(p: Float32Array, uq: Float32Array, uk: Float32Array, n: number, dModel: number, heads: number,
+    headDim: number): Raw<Float32Array>;
   buildInfo(): { arch: string; lanes: number };
   memoryBytes(): number;
+}
+
+export interface XLScoresRaw {
+  a: Float32Array; b: Float32Array; c: Float32Array; d: Float32Array; ac: Float32Array; bd: Float32Array; score: Float32Array;
+}
+export interface DebertaScoresRaw {
+  c2c: Float32Array; c2p: Float32Array | null; p2c: Float32Array | null; score: Float32Array; scale: number;
 }

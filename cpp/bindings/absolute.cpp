@@ -1,0 +1,58 @@
+// Embind bindings of the absolute encodings: t2t sinusoid, recursive sinusoid, multiplicative PE.
+#include <vector>
+
+#include "common.hpp"
+#include "posenc/posenc.hpp"
+
+using emscripten::val;
+using namespace posenc;
+
+namespace {
+using namespace posenc::bindings;
+
+SinusoidalLayout layout_of(int layout) {
+  if (layout != 0 && layout != 1) detail::fail("layout", "must be interleaved or concatenated");
+  return static_cast<SinusoidalLayout>(layout);
+}
+
+val sinusoid_t2t_js(val positions, int n, int d, double min_ts, double max_ts) {
+  return guarded([&] {
+    detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
+    detail::require_int_range("d", d, 1, kMaxHeadDim);
+    detail::require_output_cap("n_positions*d", 1LL * n * d);
+    const auto pos = positions_or_range(positions, n);
+    detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
+    std::vector<float> out(static_cast<std::size_t>(n) * d);
+    sinusoid_t2t(pos.data(), pos.size(), d, min_ts, max_ts, out.data());
+    return f32(out);
+  });
+}
+
+val sinusoid_recursive_js(int n, int d, double base, int layout) {
+  return guarded([&] {
+    detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
+    return f32(sinusoid_recursive(static_cast<std::size_t>(n), d, base, layout_of(layout)));
+  });
+}
+
+val sinusoid_rotation_matrix_js(int d, double base, int layout) {
+  return guarded([&] { return f64(sinusoid_rotation_matrix(d, base, layout_of(layout))); });
+}
+
+val multiplicative_js(val x, val p) {
+  return guarded([&] {
+    auto xv = from_js<float>(x);
+    const auto pv = from_js<float>(p);
+    detail::require_size("p", pv.size(), xv.size());
+    multiplicative_pe(xv.data(), pv.data(), xv.size(), xv.data());
+    return f32(xv);
+  });
+}
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(posenc_absolute) {
+  emscripten::function("sinusoidT2T", &sinusoid_t2t_js);
+  emscripten::function("sinusoidRecursive", &sinusoid_recursive_js);
+  emscripten::function("sinusoidRotationMatrix", &sinusoid_rotation_matrix_js);
+  emscripten::function("multiplicativePE", &multiplicative_js);
+}

@@ -1,0 +1,64 @@
+// posenc — learned absolute position tables (BERT/GPT-2 `position_embeddings` / `wpe`): parsing from
+// .npy and .safetensors bytes, lookup by position, and the similarity matrix of the rows.
+//
+// A table is [rows, cols] row-major float32: row p is the embedding of position p.
+//  * .npy (NumPy format 1.0/2.0/3.0): dtype '<f4' or '<f8' (also '|'/'=' byte order markers on a
+//    little-endian host), fortran_order False, a 2-D shape; float64 is rounded once to float32.
+//    Anything else (big-endian, Fortran order, other dtypes, 1-D/3-D, truncated data) is rejected with
+//    an `npy:` error saying what was found.
+//  * .safetensors: 8-byte little-endian header length N, N bytes of JSON {name: {dtype, shape,
+//    data_offsets: [begin, end]}, "__metadata__": {...}}, then the data (offsets relative to byte 8+N).
+//    Tensors F32, F64, F16 (IEEE half, subnormals and inf/NaN kept) and BF16 (upper 16 bits of a float32)
+//    are accepted; the tensor is chosen by name (e.g. GPT-2 `wpe.weight`, BERT
+//    `bert.embeddings.position_embeddings.weight`); an empty name picks the only tensor of the file.
+//    Errors start with `safetensors:` or `name:` and list the available tensors where that helps.
+//  * Lookup: out row r = table row positions[r]; positions must be integers. A position < 0 or ≥ rows
+//    is an error unless clamp is set, in which case it is clamped to [0, rows−1] (HF models raise an
+//    index error instead; clamping is the "repeat the last learned position" extrapolation).
+//  * Similarity: S[a][b] = row_a · row_b (dot) or row_a · row_b / (‖row_a‖·‖row_b‖) (cosine; a zero row
+//    gives 0). Dot products accumulate in float32 SIMD lanes (relative error ≤ cols·2^-24 of Σ|a_c·b_c|);
+//    norms are float64.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace posenc {
+
+struct Table {
+  int rows = 0;
+  int cols = 0;
+  std::vector<float> data;  ///< rows·cols, row-major
+};
+
+/// Parses a 2-D float32/float64 little-endian C-order .npy file. Throws Error (`npy: …`).
+Table table_from_npy(const std::uint8_t* bytes, std::size_t n);
+
+/// One entry of a .safetensors header.
+struct SafetensorsInfo {
+  std::string name;
+  std::string dtype;
+  std::vector<long long> shape;
+};
+/// Tensors described by a .safetensors header, in file order. Throws Error (`safetensors: …`).
+std::vector<SafetensorsInfo> safetensors_list(const std::uint8_t* bytes, std::size_t n);
+/// The 2-D tensor `name` (empty: the only tensor) as a float32 table. Throws Error.
+Table table_from_safetensors(const std::uint8_t* bytes, std::size_t n, const std::string& name);
+
+/// Checks a [rows, cols] table (rows in [1, 2^20], cols in [1, 8192], size == rows·cols). Throws Error.
+void table_check(int rows, int cols, std::size_t size);
+
+/// out [n, cols]: row r = table row positions[r]. Throws Error for non-integer or out-of-range positions
+/// (unless clamp) and bad shapes.
+std::vector<float> table_lookup(const float* table, int rows, int cols, const double* positions, std::size_t n,
+                                bool clamp);
+
+enum class Similarity { cosine = 0, dot = 1 };
+/// [rows, rows] similarity matrix of the table's rows. Throws Error if rows² exceeds the output cap.
+std::vector<float> table_similarity(const float* table, int rows, int cols, Similarity kind);
+
+/// IEEE binary16 / bfloat16 bits to float (exact).
+float half_to_float(std::uint16_t h);
+float bfloat16_to_float(std::uint16_t b);
+}  // namespace posenc

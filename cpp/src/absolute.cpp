@@ -1,0 +1,196 @@
+#include "posenc/absolute.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "posenc/error.hpp"
+#include "simd.hpp"
+
+namespace posenc {
+namespace {
+
+void check_positions(const double* positions, std::size_t n) {
+  if (!positions) return;
+  for (std::size_t p = 0; p < n; ++p)
+    if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition)
+      detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
+                                    std::to_string(p) + ")");
+}
+
+// One t2t row: sines into o[0 … h−1], cosines into o[h … 2h−1], a zero in o[d−1] for odd d.
+void t2t_row(double pos, const double* omega, std::size_t h, std::size_t d, float* o, bool use_simd) {
+  std::size_t i = 0;
+#if POSENC_SIMD
+  if (use_simd) {
+    using simd::dbatch;
+    const dbatch m(pos);
+    alignas(64) double sn[dbatch::size], cs[dbatch::size];
+    for (; i + dbatch::size <= h; i += dbatch::size) {
+      const auto r = xsimd::sincos(m * dbatch::load_unaligned(omega + i));
+      r.first.store_aligned(sn);
+      r.second.store_aligned(cs);
+      for (std::size_t l = 0; l < dbatch::size; ++l) {
+        o[i + l] = static_cast<float>(sn[l]);
+        o[h + i + l] = static_cast<float>(cs[l]);
+      }
+    }
+  }
+#else
+  (void)use_simd;
+#endif
+  for (; i < h; ++i) {
+    o[i] = static_cast<float>(std::sin(pos * omega[i]));
+    o[h + i] = static_cast<float>(std::cos(pos * omega[i]));
+  }
+  if (d % 2 == 1) o[d - 1] = 0.f;
+}
+
+void t2t_fill(const double* positions, std::size_t n, int d, const double* omega, float* out, bool use_simd) {
+  const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
+  for (std::size_t p = 0; p < n; ++p) t2t_row(positions ? positions[p] : double(p), omega, h, D, out + p * D, use_simd);
+}
+
+// Index of the sine and cosine channel of frequency i in a layout with d (even) channels.
+std::size_t sin_ch(std::size_t i, std::size_t /*d*/, SinusoidalLayout l) { return l == SinusoidalLayout::interleaved ? 2 * i : i; }
+std::size_t cos_ch(std::size_t i, std::size_t d, SinusoidalLayout l) {
+  return l == SinusoidalLayout::interleaved ? 2 * i + 1 : d / 2 + i;
+}
+
+void check_recursive(int d, double base, SinusoidalLayout layout) {
+  detail::require_int_range("d", d, 2, kMaxHeadDim);
+  detail::require_even("d", d);
+  detail::require_finite_positive("base", base);
+  if (layout != SinusoidalLayout::interleaved && layout != SinusoidalLayout::concatenated)
+    detail::fail("layout", "must be interleaved or concatenated");
+}
+}  // namespace
+
+std::vector<double> t2t_inv_timescales(int d, double min_timescale, double max_timescale) {
+  detail::require_int_range("d", d, 1, kMaxHeadDim);
+  detail::require_finite_positive("min_timescale", min_timescale);
+  detail::require_finite_positive("max_timescale", max_timescale);
+  const std::size_t h = static_cast<std::size_t>(d) / 2;
+  const double inc = std::log(max_timescale / min_timescale) / double(h > 1 ? h - 1 : 1);
+  std::vector<double> omega(h);
+  for (std::size_t i = 0; i < h; ++i) omega[i] = min_timescale * std::exp(-double(i) * inc);
+  return omega;
+}
+
+void sinusoid_t2t(const double* positions, std::size_t n_positions, int d, double min_timescale,
+                  double max_timescale, float* out) {
+  const auto omega = t2t_inv_timescales(d, min_timescale, max_timescale);
+  detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
+  detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
+  check_positions(positions, n_positions);
+  kernels::sinusoid_t2t_simd(positions, n_positions, d, omega.data(), out);
+}
+
+std::vector<float> sinusoid_t2t(std::size_t n_positions, int d, double min_timescale, double max_timescale) {
+  detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
+  detail::require_int_range("d", d, 1, kMaxHeadDim);
+  detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
+  std::vector<float> out(n_positions * static_cast<std::size_t>(d));
+  sinusoid_t2t(nullptr, n_positions, d, min_timescale, max_timescale, out.data());
+  return out;
+}
+
+std::vector<double> sinusoid_rotation_matrix(int d, double base, SinusoidalLayout layout) {
+  check_recursive(d, base, layout);
+  const std::size_t D = static_cast<std::size_t>(d);
+  detail::require_output_cap("d*d", static_cast<long long>(D * D));
+  std::vector<double> R(D * D, 0.0);
+  for (std::size_t i = 0; i < D / 2; ++i) {
+    const double w = std::pow(base, -2.0 * double(i) / d), c = std::cos(w), s = std::sin(w);
+    const std::size_t a = sin_ch(i, D, layout), b = cos_ch(i, D, layout);
+    R[a * D + a] = c;   // s' = s·cos ω + c·sin ω
+    R[a * D + b] = s;
+    R[b * D + a] = -s;  // c' = c·cos ω − s·sin ω
+    R[b * D + b] = c;
+  }
+  return R;
+}
+
+std::vector<float> sinusoid_recursive(std::size_t n_positions, int d, double base, SinusoidalLayout layout) {
+  check_recursive(d, base, layout);
+  detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
+  detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
+  const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
+  // The recursion only touches R's 2×2 blocks, so it is applied blockwise (O(d) per step, not O(d²)).
+  std::vector<double> cw(h), sw(h), s(h, 0.0), c(h, 1.0);
+  for (std::size_t i = 0; i < h; ++i) {
+    const double w = std::pow(base, -2.0 * double(i) / d);
+    cw[i] = std::cos(w);
+    sw[i] = std::sin(w);
+  }
+  std::vector<float> out(n_positions * D);
+  for (std::size_t k = 0; k < n_positions; ++k) {
+    float* o = out.data() + k * D;
+    for (std::size_t i = 0; i < h; ++i) {
+      o[sin_ch(i, D, layout)] = static_cast<float>(s[i]);
+      o[cos_ch(i, D, layout)] = static_cast<float>(c[i]);
+      const double s1 = s[i] * cw[i] + c[i] * sw[i], c1 = c[i] * cw[i] - s[i] * sw[i];
+      s[i] = s1;
+      c[i] = c1;
+    }
+  }
+  return out;
+}
+
+void multiplicative_pe(const float* x, const float* p, std::size_t n, float* out) {
+  detail::require_output_cap("x", static_cast<long long>(n));
+  kernels::multiply_simd(x, p, n, out);
+}
+
+namespace kernels {
+void sinusoid_t2t_simd(const double* positions, std::size_t n, int d, const double* omega, float* out) {
+  t2t_fill(positions, n, d, omega, out, true);
+}
+void sinusoid_t2t_scalar(const double* positions, std::size_t n, int d, const double* omega, float* out) {
+  t2t_fill(positions, n, d, omega, out, false);
+}
+
+void multiply_scalar(const float* x, const float* p, std::size_t n, float* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = x[i] * p[i];
+}
+void multiply_simd(const float* x, const float* p, std::size_t n, float* out) {
+  std::size_t i = 0;
+#if POSENC_SIMD
+  using simd::fbatch;
+  for (; i + fbatch::size <= n; i += fbatch::size)
+    (fbatch::load_unaligned(x + i) * fbatch::load_unaligned(p + i)).store_unaligned(out + i);
+#endif
+  for (; i < n; ++i) out[i] = x[i] * p[i];
+}
+
+void dot_rows_scalar(const float* a, std::size_t na, const float* b, std::size_t nb, std::size_t d, float scale,
+                     float* out) {
+  for (std::size_t i = 0; i < na; ++i)
+    for (std::size_t j = 0; j < nb; ++j) {
+      float acc = 0.f;
+      for (std::size_t c = 0; c < d; ++c) acc += a[i * d + c] * b[j * d + c];
+      out[i * nb + j] = acc * scale;
+    }
+}
+void dot_rows_simd(const float* a, std::size_t na, const float* b, std::size_t nb, std::size_t d, float scale,
+                   float* out) {
+#if POSENC_SIMD
+  using simd::fbatch;
+  constexpr std::size_t W = fbatch::size;
+  for (std::size_t i = 0; i < na; ++i) {
+    const float* ai = a + i * d;
+    for (std::size_t j = 0; j < nb; ++j) {
+      const float* bj = b + j * d;
+      fbatch acc(0.f);
+      std::size_t c = 0;
+      for (; c + W <= d; c += W) acc += fbatch::load_unaligned(ai + c) * fbatch::load_unaligned(bj + c);
+      float tail = 0.f;
+      for (; c < d; ++c) tail += ai[c] * bj[c];
+      out[i * nb + j] = (xsimd::reduce_add(acc) + tail) * scale;
+    }
+  }
+#else
+  dot_rows_scalar(a, na, b, nb, d, scale, out);
+#endif
+}
+}  // namespace kernels
+}  // namespace posenc

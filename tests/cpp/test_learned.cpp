@@ -1,0 +1,170 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "posenc/posenc.hpp"
+#include "util.hpp"
+
+using namespace posenc;
+
+namespace {
+constexpr double kCosineAbs = 1e-5;  // float32 dot / float64 norms vs a float64 cosine, |value| ≤ 1
+
+using Bytes = std::vector<std::uint8_t>;
+
+void put(Bytes& b, const void* p, std::size_t n) {
+  const auto* c = static_cast<const std::uint8_t*>(p);
+  for (std::size_t i = 0; i < n; ++i) b.push_back(c[i]);  // (insert() trips a GCC 12 false -Wstringop-overflow)
+}
+
+// A .npy file written by hand from the format description (version 1.0, header padded to 64 bytes).
+Bytes npy(const std::string& descr, const std::string& shape, const void* data, std::size_t nbytes,
+          const std::string& fortran = "False", int version = 1) {
+  std::string h = "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
+  const std::size_t pre = version == 1 ? 10 : 12;
+  while ((pre + h.size() + 1) % 64) h += ' ';
+  h += '\n';
+  Bytes b{0x93, 'N', 'U', 'M', 'P', 'Y', std::uint8_t(version), 0};
+  const std::uint32_t hl = std::uint32_t(h.size());
+  put(b, &hl, version == 1 ? 2 : 4);
+  put(b, h.data(), h.size());
+  put(b, data, nbytes);
+  return b;
+}
+
+Bytes safetensors(const std::string& header, const Bytes& data) {
+  Bytes b;
+  const std::uint64_t n = header.size();
+  put(b, &n, 8);
+  put(b, header.data(), header.size());
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+}  // namespace
+
+TEST_CASE("npy: float32 and float64 2-D tables parse exactly") {
+  std::vector<float> f(3 * 4);
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = float(i) * 0.25f - 1.f;
+  const auto b = npy("<f4", "(3, 4)", f.data(), f.size() * 4);
+  const Table t = table_from_npy(b.data(), b.size());
+  CHECK(t.rows == 3);
+  CHECK(t.cols == 4);
+  CHECK(t.data == f);
+  std::vector<double> d{0.1, -2.5, 1e-3, 7.0, 1.0 / 3, 2.0};
+  const auto b2 = npy("<f8", "(2, 3)", d.data(), d.size() * 8, "False", 2);
+  const Table t2 = table_from_npy(b2.data(), b2.size());
+  CHECK(t2.rows == 2);
+  for (std::size_t i = 0; i < d.size(); ++i) CHECK(t2.data[i] == static_cast<float>(d[i]));
+}
+
+TEST_CASE("npy: malformed files are rejected with a clear message") {
+  std::vector<float> f(6, 1.f);
+  auto bad = [&](const Bytes& b, const char* prefix) {
+    CHECK_THROWS_WITH(table_from_npy(b.data(), b.size()), Catch::StartsWith(prefix));
+  };
+  bad(Bytes{1, 2, 3}, "npy: not a .npy file");
+  bad(npy(">f4", "(2, 3)", f.data(), 24), "npy: big-endian");
+  bad(npy("<i4", "(2, 3)", f.data(), 24), "npy: dtype '<i4' is not supported");
+  bad(npy("<f4", "(2, 3)", f.data(), 24, "True"), "npy: fortran_order True");
+  bad(npy("<f4", "(6,)", f.data(), 24), "npy: array must be 2-D [positions, dim] (got shape [6])");
+  bad(npy("<f4", "(2, 3)", f.data(), 20), "npy: data holds 20 bytes but shape [2, 3] of '<f4' needs 24");
+  bad(npy("<f4", "(0, 3)", f.data(), 0), "npy: table shape [0, 3]");
+  auto cut = npy("<f4", "(2, 3)", f.data(), 24);
+  cut.resize(30);
+  bad(cut, "npy: header length");
+}
+
+TEST_CASE("safetensors: F32/F64/F16/BF16 tensors chosen by name") {
+  // data: wpe.weight F32 [2,2] at 0..16, h.F16 [1,3] at 16..22, b.BF16 [1,2] at 22..26, d.F64 [1,1] at 26..34
+  Bytes data;
+  const float f[4] = {1.5f, -2.f, 0.f, 65504.f};
+  put(data, f, 16);
+  const std::uint16_t h[3] = {0x3C00 /*1*/, 0xC000 /*-2*/, 0x0001 /*2^-24*/};
+  put(data, h, 6);
+  const std::uint16_t bf[2] = {0x3F80 /*1*/, 0xC0A0 /*-5*/};
+  put(data, bf, 4);
+  const double d = 0.1;
+  put(data, &d, 8);
+  const std::string header =
+      R"({"__metadata__":{"format":"pt"},"wpe.weight":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},)"
+      R"("h":{"dtype":"F16","shape":[1,3],"data_offsets":[16,22]},"b":{"dtype":"BF16","shape":[1,2],"data_offsets":[22,26]},)"
+      R"("d\u0030":{"dtype":"F64","shape":[1,1],"data_offsets":[26,34]}})";
+  const auto file = safetensors(header, data);
+  const auto list = safetensors_list(file.data(), file.size());
+  REQUIRE(list.size() == 4);
+  CHECK(list[0].name == "wpe.weight");
+  CHECK(list[3].name == "d0");
+  const Table w = table_from_safetensors(file.data(), file.size(), "wpe.weight");
+  CHECK(w.rows == 2);
+  CHECK(w.data == std::vector<float>(f, f + 4));
+  const Table th = table_from_safetensors(file.data(), file.size(), "h");
+  CHECK(th.data == std::vector<float>{1.f, -2.f, std::ldexp(1.f, -24)});
+  const Table tb = table_from_safetensors(file.data(), file.size(), "b");
+  CHECK(tb.data == std::vector<float>{1.f, -5.f});
+  CHECK(table_from_safetensors(file.data(), file.size(), "d0").data[0] == 0.1f);
+  CHECK_THROWS_WITH(table_from_safetensors(file.data(), file.size(), ""), Catch::StartsWith("name: required"));
+  CHECK_THROWS_WITH(table_from_safetensors(file.data(), file.size(), "wte.weight"),
+                    Catch::StartsWith("name: no tensor 'wte.weight' in the file (it holds 'wpe.weight', 'h', 'b', 'd0')"));
+  // half: every finite binary16 value is exact in float (spot checks of the largest and an inf)
+  CHECK(half_to_float(0x7BFF) == 65504.f);
+  CHECK(std::isinf(half_to_float(0xFC00)));
+}
+
+TEST_CASE("safetensors: malformed files are rejected") {
+  auto bad = [](const Bytes& b, const char* prefix) {
+    CHECK_THROWS_WITH(table_from_safetensors(b.data(), b.size(), ""), Catch::StartsWith(prefix));
+  };
+  bad(Bytes{1, 2}, "safetensors: file too short");
+  bad(safetensors("{", {}), "safetensors: malformed JSON header");
+  Bytes big = safetensors("{}", {});
+  big[0] = 0xFF;
+  bad(big, "safetensors: header length 255 exceeds");
+  bad(safetensors(R"({"a":{"dtype":"I64","shape":[1,1],"data_offsets":[0,8]}})", Bytes(8)),
+      "safetensors: tensor 'a' has dtype I64");
+  bad(safetensors(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", Bytes(16)),
+      "safetensors: tensor 'a' must be 2-D");
+  bad(safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})", Bytes(8)),
+      "safetensors: tensor 'a': data_offsets [0, 16] lie outside the 8 data bytes");
+  bad(safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}})", Bytes(16)),
+      "safetensors: tensor 'a' spans 12 bytes but shape [2, 2] of F32 needs 16");
+  bad(safetensors(R"({})", {}), "safetensors: file holds no tensors");
+}
+
+TEST_CASE("Table lookup: rows by position, errors past the table unless clamp") {
+  const int rows = 5, cols = 3;
+  std::vector<float> t(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) t[i] = float(i);
+  std::vector<double> pos{4, 0, 2};
+  const auto out = table_lookup(t.data(), rows, cols, pos.data(), pos.size(), false);
+  for (std::size_t r = 0; r < pos.size(); ++r)
+    for (int c = 0; c < cols; ++c) CHECK(out[r * cols + c] == t[int(pos[r]) * cols + c]);
+  std::vector<double> past{1, 5};
+  CHECK_THROWS_WITH(table_lookup(t.data(), rows, cols, past.data(), 2, false),
+                    Catch::StartsWith("positions: position 5 at index 1 is outside the table's rows [0, 4]"));
+  std::vector<double> wild{7, -2};
+  const auto cl = table_lookup(t.data(), rows, cols, wild.data(), 2, true);
+  CHECK(cl[0] == t[4 * cols]);
+  CHECK(cl[cols] == t[0]);
+  std::vector<double> frac{1.5};
+  CHECK_THROWS_WITH(table_lookup(t.data(), rows, cols, frac.data(), 1, true), Catch::StartsWith("positions: every position must be an integer"));
+}
+
+TEST_CASE("Table similarity: dot and cosine against float64; sinusoid rows give Σcos((a−b)ω)/(d/2)") {
+  const int rows = 24, d = 16;
+  const auto pe = sinusoidal_table(rows, d);
+  const auto dot = table_similarity(pe.data(), rows, d, Similarity::dot);
+  const auto cos = table_similarity(pe.data(), rows, d, Similarity::cosine);
+  for (int a = 0; a < rows; ++a)
+    for (int b = 0; b < rows; ++b) {
+      double closed = 0;  // PE(a)·PE(b) = Σ_i cos((a−b)·ω_i); every row has norm √(d/2)
+      for (int i = 0; i < d / 2; ++i) closed += std::cos((a - b) * std::pow(10000.0, -2.0 * i / d));
+      CHECK(dot[a * rows + b] == Approx(closed).margin(1e-5));
+      CHECK(cos[a * rows + b] == Approx(closed / (d / 2)).margin(kCosineAbs));
+    }
+  std::vector<float> z{0, 0, 1, 2};
+  const auto zc = table_similarity(z.data(), 2, 2, Similarity::cosine);
+  CHECK(zc[0] == 0.f);
+  CHECK(zc[3] == Approx(1.0).margin(kCosineAbs));
+  CHECK_THROWS_WITH(table_similarity(pe.data(), 9000, 1, Similarity::dot), Catch::StartsWith("rows*rows:"));
+}
