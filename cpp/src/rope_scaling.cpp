@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "posenc/error.hpp"
@@ -14,12 +13,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::string num(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
+std::string num(double v) { return detail::format_number(v); }
 
 void require_factor(const char* param, double v, const char* type) {
   if (std::isnan(v)) detail::fail(param, std::string("is required for rope_type '") + type + "'");
