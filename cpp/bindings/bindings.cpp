@@ -45,28 +45,34 @@ RopeShape shape_of(int seq, int heads, int head_dim, int rotary_dim, std::size_t
   return s;
 }
 
+// The two RoPE-apply entry points return a view of `scratch` (valid until the next call), not a copy: the TS
+// layer copies it at once into the caller's `out` or a fresh array, so a large call makes one JS copy, not two.
+std::vector<float> scratch;
+
 val rope_apply_js(val x, int seq, int heads, int head_dim, int rotary_dim, int layout, val cos_t, val sin_t) {
   return guarded([&] {
-    auto v = from_js<float>(x);
+    scratch = from_js<float>(x);
+    auto& v = scratch;
     const RopeShape s = shape_of(seq, heads, head_dim, rotary_dim, v.size());
     const auto c = from_js<float>(cos_t), sn = from_js<float>(sin_t);
     const std::size_t half = static_cast<std::size_t>(rotary_dim == 0 ? head_dim : rotary_dim) / 2;
     detail::require_size("cos", c.size(), static_cast<std::size_t>(seq) * half);
     detail::require_size("sin", sn.size(), static_cast<std::size_t>(seq) * half);
     rope_apply(v.data(), v.data(), s, static_cast<RopeLayout>(layout), c.data(), sn.data());
-    return f32(v);
+    return val(emscripten::typed_memory_view(v.size(), v.data()));
   });
 }
 
 val rope_apply_positions_js(val x, int seq, int heads, int head_dim, int rotary_dim, int layout, double theta,
                             val positions) {
   return guarded([&] {
-    auto v = from_js<float>(x);
+    scratch = from_js<float>(x);
+    auto& v = scratch;
     const RopeShape s = shape_of(seq, heads, head_dim, rotary_dim, v.size());
     const auto pos = positions_or_range(positions, seq);
     detail::require_size("positions", pos.size(), static_cast<std::size_t>(seq));
     rope_apply_positions(v.data(), v.data(), s, static_cast<RopeLayout>(layout), theta, pos.data());
-    return f32(v);
+    return val(emscripten::typed_memory_view(v.size(), v.data()));
   });
 }
 

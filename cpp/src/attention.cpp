@@ -95,8 +95,7 @@ TextQK text_qk(const std::string& text, int head_dim, std::uint64_t seed) {
   return r;
 }
 
-std::vector<float> attention_scores(const float* q, const float* k, int seq, int head_dim,
-                                    const AttentionOptions& o) {
+void attention_scores(const float* q, const float* k, int seq, int head_dim, const AttentionOptions& o, float* out) {
   detail::require_int_range("seq", seq, 1, 8192);
   detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
   detail::require_output_cap("seq*seq", 1LL * seq * seq);
@@ -111,9 +110,15 @@ std::vector<float> attention_scores(const float* q, const float* k, int seq, int
     q = rq.data();
     k = rk.data();
   }
+  kernels::scores_simd(q, k, seq, head_dim, o.causal, static_cast<float>(1.0 / std::sqrt(double(head_dim))), out);
+  if (o.softmax) kernels::softmax_rows_simd(out, seq, seq, o.causal);
+}
+
+std::vector<float> attention_scores(const float* q, const float* k, int seq, int head_dim,
+                                    const AttentionOptions& o) {
+  detail::require_int_range("seq", seq, 1, 8192);
   std::vector<float> s(static_cast<std::size_t>(seq) * seq);
-  kernels::scores_simd(q, k, seq, head_dim, o.causal, static_cast<float>(1.0 / std::sqrt(double(head_dim))), s.data());
-  if (o.softmax) kernels::softmax_rows_simd(s.data(), seq, seq, o.causal);
+  attention_scores(q, k, seq, head_dim, o, s.data());
   return s;
 }
 

@@ -198,8 +198,8 @@ int t5_relative_position_bucket(long long relative_position, bool bidirectional,
   return t5_bucket_unchecked(relative_position, bidirectional, num_buckets, max_distance);
 }
 
-std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance,
-                                  int query_offset) {
+void t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance, int query_offset,
+                      int* out) {
   check_t5(bidirectional, num_buckets, max_distance);
   detail::require_int_range("q_len", q_len, 1, kMaxAttnLen);
   detail::require_int_range("k_len", k_len, 1, kMaxAttnLen);
@@ -211,9 +211,16 @@ std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int 
   std::vector<int> by_delta(std::size_t(base + k_len));
   for (std::size_t t = 0; t < by_delta.size(); ++t)
     by_delta[t] = t5_bucket_unchecked(static_cast<long long>(t) - base, bidirectional, num_buckets, max_distance);
-  std::vector<int> b(std::size_t(q_len) * k_len);
   for (int i = 0; i < q_len; ++i)
-    std::copy_n(by_delta.begin() + (q_len - 1 - i), k_len, b.begin() + std::ptrdiff_t(i) * k_len);
+    std::copy_n(by_delta.begin() + (q_len - 1 - i), k_len, out + std::ptrdiff_t(i) * k_len);
+}
+
+std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance,
+                                  int query_offset) {
+  detail::require_int_range("q_len", q_len, 1, kMaxAttnLen);
+  detail::require_int_range("k_len", k_len, 1, kMaxAttnLen);
+  std::vector<int> b(std::size_t(q_len) * k_len);
+  t5_bucket_matrix(q_len, k_len, bidirectional, num_buckets, max_distance, query_offset, b.data());
   return b;
 }
 

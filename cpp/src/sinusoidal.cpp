@@ -61,23 +61,39 @@ void fill(const double* positions, std::size_t n, int d, double base, Sinusoidal
     constexpr std::size_t B = 64, W = dbatch::size;
     std::vector<double> CS(B * ns), SN(B * ns), c0(ns), s0(ns);
     for (std::size_t t = 0; t < B; ++t) row_sincos(double(t), omega.data(), ns, &SN[t * ns], &CS[t * ns], true);
+    std::vector<double> row(D);  // the row in output order (float64), then converted in one contiguous loop
+    const bool inter = layout == SinusoidalLayout::interleaved;
     for (std::size_t p0 = 0; p0 < n; p0 += B) {
       row_sincos(double(p0), omega.data(), ns, s0.data(), c0.data(), true);
       for (std::size_t t = 0; t < B && p0 + t < n; ++t) {
         const double* ct = &CS[t * ns];
         const double* st = &SN[t * ns];
         std::size_t i = 0;
-        for (; i + W <= ns; i += W) {
+        for (; i + W <= ns && (!inter || 2 * (i + W) <= D); i += W) {
           const dbatch a = dbatch::load_unaligned(&s0[i]), b = dbatch::load_unaligned(&c0[i]);
           const dbatch x = dbatch::load_unaligned(ct + i), y = dbatch::load_unaligned(st + i);
-          (a * x + b * y).store_unaligned(&sn[i]);
-          (b * x - a * y).store_unaligned(&cs[i]);
+          const dbatch sv = a * x + b * y, cv = b * x - a * y;
+          if (inter) {  // [s_i, c_i, s_i+1, c_i+1, …]
+            xsimd::zip_lo(sv, cv).store_unaligned(&row[2 * i]);
+            xsimd::zip_hi(sv, cv).store_unaligned(&row[2 * i + W]);
+          } else {  // [s_0 … s_ns−1 | c_0 … c_nc−1]: cosines via cs, placed after the loop
+            sv.store_unaligned(&row[i]);
+            cv.store_unaligned(&cs[i]);
+          }
         }
         for (; i < ns; ++i) {
-          sn[i] = s0[i] * ct[i] + c0[i] * st[i];
-          cs[i] = c0[i] * ct[i] - s0[i] * st[i];
+          const double sv = s0[i] * ct[i] + c0[i] * st[i], cv = c0[i] * ct[i] - s0[i] * st[i];
+          if (inter) {
+            row[2 * i] = sv;
+            if (2 * i + 1 < D) row[2 * i + 1] = cv;
+          } else {
+            row[i] = sv;
+            cs[i] = cv;
+          }
         }
-        store_row(sn.data(), cs.data(), D, layout, out + (p0 + t) * D);
+        if (!inter) std::copy(cs.begin(), cs.begin() + std::ptrdiff_t(D - ns), row.begin() + std::ptrdiff_t(ns));
+        float* o = out + (p0 + t) * D;
+        for (std::size_t j = 0; j < D; ++j) o[j] = static_cast<float>(row[j]);
       }
     }
     return;

@@ -22,7 +22,7 @@
 import type { RawModule } from './raw.js';
 import {
   PosencError, arrayOf, booleanOr, bytes, check, finiteOr, integer, number, object, oneOf, optionalArray, positionsArray,
-  tableFromJsonValue, writeOut,
+  tableFromJsonValue, writeOut, copyView,
 } from './validate.js';
 import { parseRopeConfig, rawScaling } from './rope_config.js';
 import { rawScheme, seededVector } from './engine.js';
@@ -507,7 +507,7 @@ export class Posenc {
     const r = check(this.raw.ropeApplyPositions(xs, seq, integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim),
       integer('rotary_dim', o.rotary_dim ?? 0), oneOf('layout', o.layout ?? 'half_split', ROPE_LAYOUTS),
       number('rope_theta', o.rope_theta ?? 10000), pos));
-    return writeOut(r, o.out);
+    return copyView(r, o.out);
   }
 
   /**
@@ -521,7 +521,7 @@ export class Posenc {
       integer('head_dim', o.head_dim), integer('rotary_dim', o.rotary_dim ?? 0),
       oneOf('layout', o.layout ?? 'half_split', ROPE_LAYOUTS), arrayOf('cos', o.cos, Float32Array),
       arrayOf('sin', o.sin, Float32Array)));
-    return writeOut(r, o.out);
+    return copyView(r, o.out);
   }
 
   /**

@@ -70,6 +70,11 @@ export function writeOut(result: Float32Array, out: unknown): Float32Array {
   return out;
 }
 
+/** Like writeOut for a view of wasm memory (valid only until the next call): copied into `out` or a fresh array. */
+export function copyView(view: Float32Array, out: unknown): Float32Array {
+  return out === undefined ? view.slice() : writeOut(view, out);
+}
+
 
 /** A finite number (NaN/±∞ rejected), or `fallback` when v is undefined or null. */
 export function finiteOr(name: string, v: unknown, fallback: number): number {

@@ -27,6 +27,9 @@ struct AttentionOptions {
 /// q, k: [seq, head_dim] row-major. Returns [seq, seq]. Throws Error on bad sizes/options.
 std::vector<float> attention_scores(const float* q, const float* k, int seq, int head_dim,
                                     const AttentionOptions& options);
+/// The same into out[seq·seq] (a caller's warm buffer: large fresh allocations mostly measure page faults).
+void attention_scores(const float* q, const float* k, int seq, int head_dim, const AttentionOptions& options,
+                      float* out);
 
 /// Tokenisation used by text_qk: if the text contains whitespace, tokens are the maximal runs of
 /// non-whitespace characters ("猫 抓 老鼠" → 猫, 抓, 老鼠); otherwise every Unicode code point is a

@@ -71,6 +71,9 @@ int t5_relative_position_bucket(long long relative_position, bool bidirectional,
 /// [q_len, k_len] buckets for query positions query_offset + i and key positions j.
 std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance,
                                   int query_offset = 0);
+/// The same into out[q_len·k_len] (a caller's warm buffer).
+void t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance, int query_offset,
+                      int* out);
 /// Bias [heads, q_len, k_len] from a bias table [num_buckets, heads] (the `relative_attention_bias`
 /// embedding's weight): bias[h][i][j] = table[bucket(i, j)][h].
 std::vector<float> t5_bias(const float* table, int num_buckets, int heads, int q_len, int k_len, bool bidirectional,
