@@ -140,11 +140,11 @@ void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, 
 
 void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
 #if POSENC_SIMD
-  // Register blocking: RA query rows × W key rows per block, RA·W vector accumulators (16 in all), the
+  // Register blocking: RA query rows × W key rows per block, RA·W vector accumulators (8 in all, W·RA ≥ 8), the
   // reduced per cell at the end of the block. Causal: only blocks touching j ≤ i, masked afterwards.
   using simd::fbatch;
   constexpr int W = static_cast<int>(fbatch::size);
-  constexpr int RA = W >= 16 ? 1 : 16 / W;
+  constexpr int RA = W >= 8 ? 1 : 8 / W;  // 8 accumulators + W key rows + 1 query row fit 16 registers
   const int dv = d - d % W;
   auto cell = [&](int i, int j) {  // one score, plain (tails)
     const float* qi = q + std::size_t(i) * d;
