@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set-up, build, then serve the page (prints its URL). PORT=… to choose the port (default 8080).
+# Set-up, build (wasm + npm package + the static site in build/site), then serve the site (prints its URL).
+# PORT=… to choose the port (default 8080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
+node_modules/.bin/vite build --config web/site/vite.config.js   # the static site: build/site
 exec node scripts/serve.mjs "${PORT:-8080}"

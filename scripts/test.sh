@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 t0=$(date +%s)
 bash scripts/setup.sh
 bash scripts/build.sh
+node_modules/.bin/vite build --config web/site/vite.config.js   # the static site (build/site) the e2e tests serve
 t1=$(date +%s)
 ctest --preset all
 node --test tests/js/*.test.mjs tests/e2e/*.test.mjs

@@ -15,6 +15,6 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 }).catch(async (e) => { console.log(errors); throw e; });
   return { page, url, errors, close: async () => { await browser.close(); server.close(); } };
 }
