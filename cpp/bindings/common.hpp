@@ -6,8 +6,12 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "posenc/error.hpp"
+#include "posenc/rope_scaling.hpp"
 
 namespace posenc::bindings {
 using emscripten::val;
@@ -45,5 +49,38 @@ inline std::vector<double> positions_or_range(const val& positions, int n) {
     return p;
   }
   return from_js<double>(positions);
+}
+
+/// A non-negative integer count ≤ 2^40 from a JS number.
+inline long long as_count(const char* name, double v) {
+  if (!(std::isfinite(v) && v >= 0 && v <= 1099511627776.0 && std::floor(v) == v))
+    detail::fail(name, "must be an integer in [0, 2^40]");
+  return static_cast<long long>(v);
+}
+
+/// RopeScaling from {rope_type, rope_theta, rotary_dim, factor, max_position_embeddings,
+/// original_max_position_embeddings, attention_factor, beta_fast, beta_slow, mscale, mscale_all_dim, truncate,
+/// short_factor, long_factor, low_freq_factor, high_freq_factor} — all present (web/src/rope_config.ts
+/// `rawScaling` fills the defaults; NaN = unset).
+inline RopeScaling rope_scaling_from_js(const val& p) {
+  RopeScaling s;
+  s.rope_type = rope_type_from_name(p["rope_type"].as<std::string>());
+  s.rope_theta = p["rope_theta"].as<double>();
+  s.rotary_dim = p["rotary_dim"].as<int>();
+  s.factor = p["factor"].as<double>();
+  s.max_position_embeddings = as_count("max_position_embeddings", p["max_position_embeddings"].as<double>());
+  s.original_max_position_embeddings =
+      as_count("original_max_position_embeddings", p["original_max_position_embeddings"].as<double>());
+  s.attention_factor = p["attention_factor"].as<double>();
+  s.beta_fast = p["beta_fast"].as<double>();
+  s.beta_slow = p["beta_slow"].as<double>();
+  s.mscale = p["mscale"].as<double>();
+  s.mscale_all_dim = p["mscale_all_dim"].as<double>();
+  s.truncate = p["truncate"].as<bool>();
+  s.short_factor = from_js<double>(p["short_factor"]);
+  s.long_factor = from_js<double>(p["long_factor"]);
+  s.low_freq_factor = p["low_freq_factor"].as<double>();
+  s.high_freq_factor = p["high_freq_factor"].as<double>();
+  return s;
 }
 }  // namespace posenc::bindings

@@ -4,32 +4,14 @@
 #include <limits>
 
 #include "posenc/error.hpp"
+#include "generator.hpp"
 #include "simd.hpp"
 
 namespace posenc {
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& z) {
-  z += 0x9E3779B97F4A7C15ULL;
-  std::uint64_t r = z;
-  r = (r ^ (r >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  r = (r ^ (r >> 27)) * 0x94D049BB133111EBULL;
-  return r ^ (r >> 31);
-}
-
-float uniform(std::uint64_t z) { return static_cast<float>(double(z >> 40) * 0x1p-23 - 1.0); }
-
-std::vector<float> stream(std::uint64_t key, std::size_t n) {
-  std::vector<float> v(n);
-  for (auto& x : v) x = uniform(splitmix64(key));
-  return v;
-}
-
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001B3ULL;
-  return h;
-}
+using gen::fnv1a;
+using gen::stream;
 
 bool is_space(std::uint32_t cp) {
   return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x3000 || cp == 0xA0;

@@ -25,9 +25,12 @@ import {
   tableFromJsonValue, writeOut,
 } from './validate.js';
 import { parseRopeConfig, rawScaling } from './rope_config.js';
+import { rawScheme, seededVector } from './engine.js';
+import type { AttentionResult, AttentionSchemeType, SchemeOptions } from './engine.js';
 import type { RopeScalingParams, RopeType } from './rope_config.js';
 
 export { PosencError };
+export type { AttentionResult, AttentionSchemeType, SchemeOptions };
 export type { RopeScalingParams, RopeType };
 
 /**
@@ -962,6 +965,135 @@ export class Posenc {
     return check(this.raw.tupeScores(arrayOf('p', o.p, Float32Array), arrayOf('u_q', o.u_q, Float32Array), arrayOf('u_k', o.u_k, Float32Array),
       integer('n', o.n), integer('d_model', o.d_model), integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim)));
   }
+
+  // ------------------------------------------------------------------------------------ engine and sweeps
+
+  /**
+   * Attention of any scheme with its terms kept apart (see {@link AttentionResult} and
+   * cpp/include/posenc/engine.hpp for the exact formula per scheme). Content vectors come from `text`
+   * (seeded embeddings and projections per head, the generator of {@link Posenc.textQK}) or from `q`, `k`, `v`
+   * ([seq, heads, head_dim]). Scheme parameters that are not inputs (positional projections, relative tables,
+   * biases) are seeded from `seed` (default 0). Caps: seq ≤ 4096, heads·seq²·(terms + 2) ≤ 2^26.
+   * Accuracy: float32 dot products (relative error ≤ head_dim·2^-24); softmax rows sum to 1 within 1e-6.
+   */
+  attention(options: {
+    scheme: SchemeOptions; text?: string; q?: ArrayLike<number>; k?: ArrayLike<number>; v?: ArrayLike<number>;
+    seq?: number; heads?: number; head_dim: number; causal?: boolean; seed?: number;
+  }): AttentionResult {
+    const o = object('options', options);
+    const heads = integer('heads', o.heads ?? 1), d = integer('head_dim', o.head_dim), seed = seedOf(o.seed);
+    let tokens: string[] | null = null, q, k, v, seq: number;
+    if (o.text !== undefined) {
+      if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+      const t = check(this.raw.textQKV(o.text, heads, d, seed));
+      ({ tokens, q, k, v } = t);
+      seq = tokens.length;
+    } else {
+      seq = integer('seq', o.seq);
+      q = arrayOf('q', o.q, Float32Array);
+      k = arrayOf('k', o.k, Float32Array);
+      v = arrayOf('v', o.v, Float32Array);
+    }
+    const scheme = rawScheme(o.scheme, d, (f) => this.rotaryDim({ head_dim: d, partial_rotary_factor: f }));
+    const r = check(this.raw.attention(q, k, v, seq, heads, d, scheme, booleanOr('causal', o.causal, false), seed));
+    return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output: r.output };
+  }
+
+  /** q, k, v [tokens, heads, head_dim] of a text (head 0 of q and k equals {@link Posenc.textQK}). */
+  textQKV(options: { text: string; heads?: number; head_dim: number; seed?: number }) {
+    const o = object('options', options);
+    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+    return check(this.raw.textQKV(o.text, integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim), seedOf(o.seed)));
+  }
+
+  /**
+   * How much a scheme's raw scores change beyond a pure permutation when tokens i and j of `text` swap:
+   * max |S'[a][b] − S[π(a)][π(b)]| over all heads. Exactly 0 for `none`; > 0 where position matters
+   * (note: a swap that is a reflection of the whole sequence leaves symmetric biases like ALiBi's unchanged).
+   */
+  permutationChange(options: { scheme: SchemeOptions; text: string; i: number; j: number; heads?: number; head_dim: number;
+    causal?: boolean; seed?: number }): number {
+    const o = object('options', options);
+    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+    const d = integer('head_dim', o.head_dim);
+    return check(this.raw.permutationChange(o.text, integer('i', o.i), integer('j', o.j), integer('heads', o.heads ?? 1), d,
+      rawScheme(o.scheme, d, (f) => this.rotaryDim({ head_dim: d, partial_rotary_factor: f })), booleanOr('causal', o.causal, false),
+      seedOf(o.seed)));
+  }
+
+  /**
+   * Linear attention with RoPE (002_5ffd3aa96caf6015.txt eq. 28/29), φ = elu + 1 on q and k, half-split RoPE at
+   * positions 0 … seq−1. `naive` (28) divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
+   * `numerator_only` (29) divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
+   */
+  linearAttentionRope(options: { q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>; seq: number; head_dim: number;
+    v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {
+    const o = object('options', options);
+    const form = oneOf('form', o.form, { naive: 0, numerator_only: 1 });
+    return check(this.raw.linearAttentionRope(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array),
+      arrayOf('v', o.v, Float32Array), integer('seq', o.seq), integer('head_dim', o.head_dim), integer('v_dim', o.v_dim),
+      booleanOr('causal', o.causal, false), number('rope_theta', o.rope_theta ?? 10000), form));
+  }
+
+  private invFreqOf(o: Record<string, unknown>, rotaryDim: number): Float64Array {
+    return o.inv_freq !== undefined ? arrayOf('inv_freq', o.inv_freq, Float64Array)
+      : this.ropeInvFreq({ rotary_dim: rotaryDim, rope_theta: o.rope_theta as number | undefined });
+  }
+
+  /**
+   * ⟨R_m q, R_n k⟩ for q at m = q_position (default 0) and k at n = k_start … k_start + count − 1 (count ≤ 2^20):
+   * RoPE's long-range decay (003_f569490286a703c1.txt). q, k: vectors of head_dim, or `'ones'`, or `'random'`
+   * (seeded: the documented generator with key seed XOR 0x51 for q, seed XOR 0x4B for k). Frequencies:
+   * `inv_freq` (any scaling, e.g. from {@link Posenc.ropeInvFreqScaled}) or rope_theta^(−2i/rotary_dim).
+   * Accuracy: |error| ≤ 1e-5·Σ_i|h_i| (h_i the pair products), no growth with distance.
+   */
+  ropeInnerProductSweep(options: { q: ArrayLike<number> | 'ones' | 'random'; k: ArrayLike<number> | 'ones' | 'random'; seed?: number;
+    head_dim: number; rotary_dim?: number; layout?: RopeLayout; rope_theta?: number; inv_freq?: Float64Array;
+    q_position?: number; k_start?: number; count: number }): Float32Array {
+    const o = object('options', options);
+    const d = integer('head_dim', o.head_dim), rot = integer('rotary_dim', o.rotary_dim ?? d), seed = seedOf(o.seed);
+    const vec = (name: string, v: unknown, tag: number) => v === 'ones' ? new Float32Array(d).fill(1)
+      : v === 'random' ? seededVector(seed, tag, d) : arrayOf(name, v, Float32Array);
+    return check(this.raw.ropeInnerProductSweep(vec('q', o.q, 0x51), vec('k', o.k, 0x4b), d, rot,
+      oneOf('layout', o.layout ?? 'interleaved', ROPE_LAYOUTS), this.invFreqOf(o, rot), integer('q_position', o.q_position ?? 0),
+      integer('k_start', o.k_start ?? 0), integer('count', o.count)));
+  }
+
+  /**
+   * Su's bound curve f(r) = (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1
+   * (002_5ffd3aa96caf6015.txt eq. 26; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
+   */
+  ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: Float64Array; count: number }): Float32Array {
+    const o = object('options', options);
+    return check(this.raw.ropeDecayBound(this.invFreqOf(o, integer('rotary_dim', o.rotary_dim ?? 128)), integer('count', o.count)));
+  }
+
+  /**
+   * Min/max envelope of a long curve for drawing at `width` pixels: pixel p covers values
+   * [⌊p·n/width⌋, ⌊(p+1)·n/width⌋) (at least one). NaN values are skipped (a pixel of only NaN gives NaN).
+   */
+  envelope(values: ArrayLike<number>, width: number): { min: Float32Array; max: Float32Array } {
+    return check(this.raw.envelope(arrayOf('values', values, Float32Array), integer('width', width)));
+  }
+
+  /**
+   * Per-dimension analytics against a training length L (`original_max_position_embeddings`): wavelength
+   * 2π/θ_i, rotations L·θ_i/(2π), and the first dimension whose wavelength exceeds L (inv_freq.length if none).
+   */
+  ropeFrequencyAnalysis(options: { inv_freq?: Float64Array; rotary_dim?: number; rope_theta?: number;
+    original_max_position_embeddings: number }): { wavelength: Float64Array; rotations: Float64Array; first_incomplete: number } {
+    const o = object('options', options);
+    return check(this.raw.ropeFrequencyAnalysis(this.invFreqOf(o, integer('rotary_dim', o.rotary_dim ?? 128)),
+      number('original_max_position_embeddings', o.original_max_position_embeddings)));
+  }
+}
+
+function seedOf(v: unknown): number {
+  const seed = v ?? 0;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
+    throw new PosencError(`seed: must be an integer in [0, 2^53 - 1] (got ${String(seed)})`);
+  }
+  return seed;
 }
 
 // A 35-byte module using v128 instructions: WebAssembly.validate accepts it only where wasm SIMD works.

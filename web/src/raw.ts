@@ -82,6 +82,20 @@ export interface RawModule {
     d: number, positionBuckets: number, maxRelativePositions: number): Raw<DebertaScoresRaw>;
   tupeScores(p: Float32Array, uq: Float32Array, uk: Float32Array, n: number, dModel: number, heads: number,
     headDim: number): Raw<Float32Array>;
+  // cpp/bindings/engine.cpp
+  attention(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, heads: number, headDim: number, scheme: RawScheme,
+    causal: boolean, seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array;
+    probs: Float32Array; output: Float32Array }>;
+  textQKV(text: string, heads: number, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array; v: Float32Array }>;
+  permutationChange(text: string, i: number, j: number, heads: number, headDim: number, scheme: RawScheme, causal: boolean,
+    seed: number): Raw<number>;
+  linearAttentionRope(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, d: number, dv: number, causal: boolean,
+    theta: number, form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
+  ropeInnerProductSweep(q: Float32Array, k: Float32Array, headDim: number, rotaryDim: number, layout: number,
+    invFreq: Float64Array, qPosition: number, kStart: number, count: number): Raw<Float32Array>;
+  ropeDecayBound(invFreq: Float64Array, count: number): Raw<Float32Array>;
+  envelope(values: Float32Array, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
+  ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
   buildInfo(): { arch: string; lanes: number };
   memoryBytes(): number;
 }
@@ -91,4 +105,21 @@ export interface XLScoresRaw {
 }
 export interface DebertaScoresRaw {
   c2c: Float32Array; c2p: Float32Array | null; p2c: Float32Array | null; score: Float32Array; scale: number;
+}
+
+/** The engine's scheme, every field present (web/src/engine.ts fills the defaults). */
+export interface RawScheme {
+  type: string;
+  base: number;
+  learned_table: Float32Array | null;
+  learned_rows: number;
+  max_relative_position: number;
+  num_buckets: number;
+  max_distance: number;
+  position_buckets: number;
+  max_relative_positions: number;
+  rope: RawRopeScaling;
+  layout: number;
+  scale_base: number;
+  gamma: number;
 }

@@ -4,6 +4,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/decay.hpp"
+#include "posenc/engine.hpp"
 #include "posenc/error.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/mrope.hpp"
