@@ -54,10 +54,9 @@ export const ui = {
 const draws = [];
 for (const s of sections) {
   const runners = new Map();
-  const run = (task, params, opts) => {
-    if (!runners.has(task)) runners.set(task, latest());
-    return runners.get(task).run(task, params, opts);
-  };
+  const runner = (task) => { if (!runners.has(task)) runners.set(task, latest()); return runners.get(task); };
+  const run = (task, params, opts) => runner(task).run(task, params, opts);
+  run.runner = runner;
   const anchor = s.forms[0] ?? `${s.id}-title`;
   const draw = async (evt) => {
     setPending(1);

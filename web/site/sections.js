@@ -334,4 +334,94 @@ export const sections = [
       ui.out('s7x-first', r.xpos[0]);
     },
   },
+  // ───────────── 5 ─────────────
+  {
+    id: 's5', forms: ['s5-form'],
+    init(ui) {
+      ui.$('s5-cancel').addEventListener('click', () => this.job?.cancel());
+      ui.$('s5-at').addEventListener('input', () => this.showAt(ui));
+    },
+    showAt(ui) {
+      const r = this.last;
+      if (!r) return;
+      const at = Math.min(r.curves[0].values.length - 1, Math.max(0, ui.num('s5-at')));
+      const v = r.curves[0].values[at];
+      ui.out('s5-at-val', v, `${ui.fmt(v, 5)} (base ${r.curves[0].base})`);
+      if (r.curves[1]) { const v2 = r.curves[1].values[at]; ui.out('s5-at-val2', v2, `${ui.fmt(v2, 5)} (base ${r.curves[1].base})`); } else ui.out('s5-at-val2', NaN, '—');
+    },
+    async draw(run, ui) {
+      const p = { qk: ui.val('s5-qk'), base: ui.num('s5-base'), base2: ui.num('s5-base2'), d: ui.num('s5-d'), n: ui.num('s5-n'), bound: ui.chk('s5-bound'), width: 900 };
+      const bar = ui.$('s5-progress'), status = ui.$('s5-status'), cancel = ui.$('s5-cancel');
+      bar.value = 0; cancel.disabled = false;
+      status.textContent = ui.tr({ en: 'computing…', zh: '计算中…' }); status.dataset.state = 'running';
+      const t0 = performance.now();
+      let cancelled = false;
+      this.job = { cancel: () => { cancelled = true; runner.cancel(); } };
+      const runner = run.runner('s5Sweep');
+      const r = await runner.run('s5Sweep', p, { onProgress: (f) => { bar.value = f; } });
+      if (!r) {
+        if (cancelled) { status.textContent = ui.tr({ en: 'cancelled', zh: '已取消' }); status.dataset.state = 'cancelled'; cancel.disabled = true; }
+        return;
+      }
+      cancel.disabled = true; bar.value = 1;
+      const ms = performance.now() - t0;
+      status.textContent = ui.tr({ en: `${p.n.toLocaleString()} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms`, zh: `${p.n.toLocaleString()} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms` });
+      status.dataset.state = 'done';
+      this.last = r;
+      const w = r.curves[0].min.length, dx = p.n / w, x0 = p.qk === 'mid' ? -r.qPos : 0;
+      const series = r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: `base ${c.base}` }));
+      if (r.bound) {
+        const s0 = r.curves[0].max[0] / (r.bound[0] || 1);
+        series.push({ y: Float32Array.from(r.bound, (v) => v * s0), x0: p.qk === 'mid' ? 0 : 0, dx, label: ui.tr({ en: 'Su’s bound (scaled)', zh: '苏的上界（缩放）' }), color: '#000000', dash: [5, 3] });
+      }
+      ui.lines('s5-plot', series, { caption: { en: `⟨R_m q, R_n k⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (min/max per pixel)`, zh: `⟨R_m q, R_n k⟩ 与${p.qk === 'mid' ? ' n − m（q 在中间）' : '距离 n − m'}（每像素的最小/最大值）` }, xlabel: { en: 'relative position', zh: '相对位置' } });
+      this.showAt(ui);
+    },
+  },
+
+  // ───────────── 8 ─────────────
+  {
+    id: 's8', forms: ['s8-form'],
+    async draw(run, ui) {
+      const n = ui.num('s8-n');
+      const r = await run('s8Linear', { n, d: ui.num('s8-d'), base: ui.num('s8-base'), causal: ui.chk('s8-causal'), seed: ui.num('s8-seed') });
+      if (!r) return;
+      ui.lines('s8-den', [{ y: r.naive.denominator, label: { en: 'denominator, eq. (28)', zh: '分母，式 (28)' } }, { y: r.num.denominator, label: { en: 'denominator, eq. (29)', zh: '分母，式 (29)' } }],
+        { caption: { en: 'Normaliser of each query', zh: '每个查询的归一化分母' }, xlabel: { en: 'query i', zh: '查询 i' }, marks: [{ y: 0, label: '0' }] });
+      ui.heat('s8-naive', r.naive.output, n, 8, { caption: { en: 'output, eq. (28)', zh: '输出，式 (28)' }, xlabel: 'v channel', ylabel: 'i ↓' });
+      ui.heat('s8-num', r.num.output, n, 8, { caption: { en: 'output, eq. (29)', zh: '输出，式 (29)' }, xlabel: 'v channel', ylabel: 'i ↓' });
+      ui.out('s8-min-naive', r.minNaive); ui.out('s8-min-num', r.minNum);
+      ui.out('s8-max-naive', r.maxNaive); ui.out('s8-max-num', r.maxNum);
+    },
+  },
+
+  // ───────────── 9 ─────────────
+  {
+    id: 's9', forms: ['s9-form'],
+    init(ui) {
+      ui.$('s9-mapA').addEventListener('cell-hover', (e) => {
+        const { row, col, value } = e.detail;
+        ui.out('s9-hover', value, `${row} → ${col}: ${value === -Infinity ? '−∞' : value.toFixed(6)}`);
+      });
+    },
+    async draw(run, ui) {
+      const a = ui.val('s9-a'), b = ui.val('s9-b'), view = ui.val('s9-view');
+      const r = await run('s9Explore', { text: ui.val('s9-text'), a, b, heads: ui.num('s9-heads'), head: ui.num('s9-head'), hd: ui.num('s9-hd'), causal: ui.chk('s9-causal') });
+      if (!r) return;
+      const name = (v) => ui.$('s9-a').querySelector(`option[value="${v}"]`).textContent;
+      const o = { rowLabels: r.tokens, colLabels: r.tokens, ...(view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
+      ui.heat('s9-mapA', r.A[view], r.n, r.n, { ...o, caption: `A: ${name(a)} · head ${r.head}` });
+      ui.heat('s9-mapB', r.B[view], r.n, r.n, { ...o, caption: `B: ${name(b)} · head ${r.head}` });
+      ui.out('s9-permA', r.permA, r.permA.toExponential(3)); ui.out('s9-permB', r.permB, r.permB.toExponential(3));
+      const box = ui.$('s9-terms');
+      const want = [...r.A.names, 'scores'];
+      if (box.dataset.names !== want.join(',')) {
+        box.replaceChildren(...want.map((t) => { const el = document.createElement('pe-heatmap'); el.id = `s9-term-${t}`; el.setAttribute('palette', 'rdbu'); el.setAttribute('size', '200'); return el; }));
+        box.dataset.names = want.join(',');
+      }
+      const label = { content_content: { en: 'content–content', zh: '内容–内容' }, content_position: { en: 'content–position', zh: '内容–位置' }, position_content: { en: 'position–content', zh: '位置–内容' }, position_position: { en: 'position–position', zh: '位置–位置' }, bias: { en: 'bias', zh: '偏置' }, scores: { en: 'sum = scores', zh: '总和 = 分数' } };
+      for (const t of want) ui.heat(`s9-term-${t}`, t === 'scores' ? r.A.scores : r.A.terms[t], r.n, r.n, { rowLabels: r.tokens, colLabels: r.tokens, caption: label[t] ?? t });
+      if (!r.A.names.length) box.dataset.empty = 'true'; else delete box.dataset.empty;
+    },
+  },
 ];

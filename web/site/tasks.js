@@ -251,9 +251,8 @@ export const tasks = {
     for (const [k, p] of Object.entries(schemes)) {
       try { const r = pe.ropeInvFreqScaled({ ...common, ...p }); out[k] = { inv: r.inv_freq, scaling: r.attention_scaling }; } catch (e) { out[k] = { error: e.message }; }
     }
-    const wave = Float64Array.from(def, (w) => (2 * Math.PI) / w);
-    let incomplete = 0; for (const w of wave) if (w > orig) incomplete++;
-    return { def, wave, schemes: out, incomplete };
+    const fa = pe.ropeFrequencyAnalysis({ inv_freq: def, original_max_position_embeddings: orig });
+    return { def, wave: fa.wavelength, rotations: fa.rotations, schemes: out, incomplete: def.length - fa.first_incomplete };
   },
   s6Config(pe, { text }) {
     const r = pe.ropeFromConfig(text);
@@ -283,5 +282,56 @@ export const tasks = {
     const xpos = Float64Array.from({ length: n }, (_, dist) => s[last * n + (last - dist)]);
     const rope = Float64Array.from({ length: n }, (_, dist) => r[last * n + (last - dist)]);
     return { probe, scale, xpos, rope };
+  },
+  // ── 5 ── long sweeps in chunks: progress after each, cancellable between chunks
+  async s5Sweep(pe, { qk, base, base2, d, n, bound, width }, ctx) {
+    const CHUNK = 32768;
+    const bases = base2 && base2 !== base ? [base, base2] : [base];
+    const q = qk === 'random' ? 'random' : 'ones', k = q;
+    const qPos = qk === 'mid' ? Math.floor(n / 2) : 0;
+    const total = bases.length * n + (bound ? n : 0);
+    let done = 0;
+    const curves = [];
+    for (const b of bases) {
+      const values = new Float32Array(n);
+      for (let start = 0; start < n; start += CHUNK) {
+        const count = Math.min(CHUNK, n - start);
+        values.set(pe.ropeInnerProductSweep({ q, k, seed: 0, head_dim: d, rope_theta: b, q_position: qPos, k_start: start, count }), start);
+        done += count; ctx.progress(done / total);
+        await ctx.checkpoint();
+      }
+      const env = pe.envelope(values, Math.min(width, n));
+      curves.push({ base: b, min: env.min, max: env.max, values });
+    }
+    let boundEnv = null;
+    if (bound) {
+      // The bound is a function of distance only; it is scaled so that it starts where the curve starts.
+      const bnd = pe.ropeDecayBound({ rotary_dim: d, rope_theta: base, count: n });
+      done += n; ctx.progress(done / total);
+      boundEnv = pe.envelope(bnd, Math.min(width, n)).max;
+    }
+    return { curves, bound: boundEnv, qPos };
+  },
+
+  // ── 8 ──
+  s8Linear(pe, { n, d, base, causal, seed }) {
+    const q = randomRows(pe, n, d, seed, 'lq'), k = randomRows(pe, n, d, seed, 'lk'), v = randomRows(pe, n, 8, seed, 'lv');
+    const common = { q, k, v, seq: n, head_dim: d, v_dim: 8, causal, rope_theta: base };
+    const naive = pe.linearAttentionRope({ ...common, form: 'naive' });
+    const num = pe.linearAttentionRope({ ...common, form: 'numerator_only' });
+    const minAbs = (a) => a.reduce((m, x) => Math.min(m, Math.abs(x)), Infinity);
+    const maxAbs = (a) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    return { naive, num, minNaive: minAbs(naive.denominator), minNum: minAbs(num.denominator), maxNaive: maxAbs(naive.output), maxNum: maxAbs(num.output) };
+  },
+
+  // ── 9 ──
+  s9Explore(pe, { text, a, b, heads, head, hd, causal }) {
+    const run = (type) => pe.attention({ scheme: { type }, text, heads, head_dim: hd, causal, seed: 0 });
+    const A = run(a), B = run(b);
+    const n = A.seq, h = Math.min(heads - 1, Math.max(0, head)), sl = (x) => x.slice(h * n * n, (h + 1) * n * n);
+    const perm = (type) => (n < 2 ? 0 : pe.permutationChange({ scheme: { type }, text, i: 0, j: n - 1, heads, head_dim: hd, causal, seed: 0 }));
+    const terms = {};
+    for (const name of A.term_names) terms[name] = sl(A.terms[name]);
+    return { n, tokens: A.tokens, head: h, A: { probs: sl(A.probs), scores: sl(A.scores), terms, names: A.term_names }, B: { probs: sl(B.probs), scores: sl(B.scores) }, permA: perm(a), permB: perm(b) };
   },
 };

@@ -67,7 +67,9 @@ export class PeHeatmap extends HTMLElement {
   _geometry() {
     const labels = this.rowLabels && this.rows <= 64;
     const labelW = labels ? 56 : 0, labelH = this.colLabels && this.cols <= 64 ? 40 : 0;
-    const avail = Math.max(120, Math.min(Number(this.getAttribute('size')) || 320, (globalThis.innerWidth || 1000) - 110));
+    // Fit the container: the map plus row labels and the colour bar (~70 px) must not overflow it (phones).
+    const room = Math.min(this.parentElement?.clientWidth || Infinity, globalThis.innerWidth || 1000) - labelW - 72;
+    const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 320, room));
     // Cells fill the square `avail` but stay within 3:1, so a 64 × 32 table is not squeezed into a thin strip.
     let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
     if (labelW || labelH) cw = ch = Math.min(cw, ch);
