@@ -3,6 +3,9 @@
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const pending = new Map();
 let nextId = 1;
+/** Timing of the last finished task (worker time vs round trip), for the benchmark. */
+export const stats = { last: null };
+globalThis.posencStats = stats;
 let readyResolve;
 export const ready = new Promise((r) => { readyResolve = r; });
 
@@ -14,14 +17,14 @@ worker.onmessage = ({ data }) => {
   pending.delete(data.id);
   if (data.cancelled) p.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
   else if ('error' in data) p.reject(new Error(data.error));
-  else p.resolve(data.result);
+  else { stats.last = { task: p.task, workerMs: data.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(data.result); }
 };
 worker.onerror = (e) => { console.error('worker error', e.message); };
 
 /** Runs a task in the worker. Returns {promise, cancel}. */
 export function start(task, params, { onProgress } = {}) {
   const id = nextId++;
-  const promise = new Promise((resolve, reject) => pending.set(id, { resolve, reject, onProgress }));
+  const promise = new Promise((resolve, reject) => pending.set(id, { resolve, reject, onProgress, task, t0: performance.now() }));
   return { id, promise, cancel: () => { if (pending.has(id)) worker.postMessage({ cancel: id }); } };
 }
 

@@ -37,7 +37,8 @@ export const sections = [
       ui.$('s1m-seq-out').textContent = String(seq);
       const r = await run('s1Main', { text: ui.val('s1m-text'), seq, head_dim: ui.num('s1m-hd'), base: ui.num('s1m-base'), rope: ui.chk('s1m-rope'), causal: ui.chk('s1m-causal') });
       if (!r) return;
-      ui.heat('s1m-map', r.scores, seq, seq, { rowLabels: r.tokens, colLabels: r.tokens, caption: L('softmax(q·kᵀ/√d): row = query, column = key', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键') });
+      if (r.tokens) this.tokens = r.tokens;
+      ui.heat('s1m-map', r.scores, seq, seq, { rowLabels: this.tokens, colLabels: this.tokens, caption: L('softmax(q·kᵀ/√d): row = query, column = key', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键') });
     },
   },
 

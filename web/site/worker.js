@@ -31,8 +31,9 @@ self.onmessage = async ({ data }) => {
   };
   try {
     if (!(task in tasks)) throw new Error(`unknown task ${task}`);
+    const t0 = performance.now();
     const result = await tasks[task](pe, params, ctx);
-    self.postMessage({ id, result }, transferables(result));
+    self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
   } catch (e) {
     if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
     else self.postMessage({ id, error: e && e.message ? e.message : String(e) });

@@ -93,8 +93,11 @@ export class PeHeatmap extends HTMLElement {
     const { labelW, labelH, cw, ch, cell, w, h } = this._geometry();
     const canvas = this.shadowRoot.querySelector('.map');
     const dpr = globalThis.devicePixelRatio || 1;
-    canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
-    canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+    // Resizing a canvas reallocates it: only when the size changes (repaints at a fixed size stay cheap).
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+    }
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
@@ -102,7 +105,13 @@ export class PeHeatmap extends HTMLElement {
     this.range = [lo, hi];
     // One pixel per cell through a 256-colour lookup table, then scaled up without smoothing.
     const colours = lut(this.palette), n = this.rows * this.cols, d = this._data;
-    const img = new ImageData(this.cols, this.rows), px = new Uint32Array(img.data.buffer);
+    if (!this._img || this._img.width !== this.cols || this._img.height !== this.rows) {
+      this._img = new ImageData(this.cols, this.rows);
+      this._px = new Uint32Array(this._img.data.buffer);
+      this._off = new OffscreenCanvas(this.cols, this.rows);
+      this._offg = this._off.getContext('2d');
+    }
+    const img = this._img, px = this._px;
     const s = 255 / (hi - lo), grey = 0xffebebeb;
     for (let i = 0; i < n; i++) {
       const v = d[i];
@@ -110,10 +119,9 @@ export class PeHeatmap extends HTMLElement {
       let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
       px[i] = colours[t | 0];
     }
-    const off = new OffscreenCanvas(this.cols, this.rows);
-    off.getContext('2d').putImageData(img, 0, 0);
+    this._offg.putImageData(img, 0, 0);
     g.imageSmoothingEnabled = false;
-    g.drawImage(off, labelW, labelH, cw * this.cols, ch * this.rows);
+    g.drawImage(this._off, labelW, labelH, cw * this.cols, ch * this.rows);
     g.fillStyle = '#222'; g.font = '11px system-ui, sans-serif';
     if (labelW && cell >= 9) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
@@ -126,7 +134,10 @@ export class PeHeatmap extends HTMLElement {
         g.fillText(String(t).slice(0, 8), 0, 0); g.restore();
       });
     }
-    this._drawScale(lo, hi, Math.min(220, Math.max(100, h - labelH)));
+    if (!this._scaleKey || this._scaleKey !== `${lo},${hi},${h - labelH},${this.palette}`) {
+      this._drawScale(lo, hi, Math.min(220, Math.max(100, h - labelH)));
+      this._scaleKey = `${lo},${hi},${h - labelH},${this.palette}`;
+    }
     this.renderCount++;
     this.lastRenderMs = performance.now() - t0;
     if (this.hovered) this._show(this.hovered);
