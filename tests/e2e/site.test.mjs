@@ -91,6 +91,20 @@ test('2 · absolute: similarity numbers = API, shift is rotation, learned table 
   assert.equal(await shown('s2l-lookup'), pe.tableLookup(table, { positions: [70], clamp: true })[0]);
   await set('s2l-pos', 3);
   assert.equal(await shown('s2l-lookup'), pe.tableLookup(table, { positions: [3] })[0]);
+  // A .safetensors file with two tensors: the page picks the position table (wte-like first, wpe second).
+  const f32 = (n, f) => Buffer.from(Float32Array.from({ length: n }, (_, i) => f(i)).buffer);
+  const wte = f32(5 * 3, (i) => i), wpe = f32(12 * 3, (i) => Math.cos(i));
+  const header = Buffer.from(JSON.stringify({ 'wte.weight': { dtype: 'F32', shape: [5, 3], data_offsets: [0, wte.length] },
+    'wpe.weight': { dtype: 'F32', shape: [12, 3], data_offsets: [wte.length, wte.length + wpe.length] } }));
+  const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(header.length));
+  const st = Buffer.concat([len, header, wte, wpe]);
+  await page.setInputFiles('#s2l-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: st });
+  await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '12');
+  await settled(page);
+  assert.deepEqual(await page.$$eval('#s2l-name option', (os) => os.map((o) => o.value)), ['wte.weight', 'wpe.weight']);
+  assert.equal(await shown('s2l-lookup'), pe.tableLookup(pe.tableFromSafetensors(st, { name: 'wpe.weight' }), { positions: [3] })[0]);
+  await page.selectOption('#s2l-name', 'wte.weight'); await settled(page);
+  assert.equal(await page.$eval('#s2l-info', (el) => el.dataset.rows), '5');
   await set('s2-layout', 'interleaved');
   await shoot('s2');
 });

@@ -28,9 +28,10 @@ export function start(task, params, { onProgress } = {}) {
   return { id, promise, cancel: () => { if (pending.has(id)) worker.postMessage({ cancel: id }); } };
 }
 
-export function compute(task, params, opts) {
+/** Runs a task once; `transfer` lists ArrayBuffers to move (not copy) to the worker. */
+export function compute(task, params, opts = {}) {
   const job = start(task, params, opts);
-  worker.postMessage({ id: job.id, task, params });
+  worker.postMessage({ id: job.id, task, params }, opts.transfer ?? []);
   return job.promise;
 }
 

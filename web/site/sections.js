@@ -1,3 +1,4 @@
+import { compute } from './compute.js';
 // What each section draws. draw(run, ui): run(task, params) computes in the worker (tasks.js) and resolves with
 // the result, or undefined when a newer request superseded it.
 const L = (en, zh) => ({ en, zh });
@@ -73,14 +74,16 @@ export const sections = [
     init(ui, draw) {
       ui.$('s2l-file').addEventListener('change', async () => {
         const f = ui.$('s2l-file').files[0];
-        this.file = f ? { bytes: new Uint8Array(await f.arrayBuffer()), fileName: f.name } : null;
+        const bytes = f ? await f.arrayBuffer() : null;
+        this.file = f ? { fileName: f.name } : null;
         ui.$('s2l-name').replaceChildren(new Option('—', ''));
+        await compute('s2Load', { bytes, fileName: f?.name }, { transfer: bytes ? [bytes] : [] }); // moved, not copied
         draw();
       });
     },
     async draw(run, ui) {
       const file = this.file;
-      const r = await run('s2Learned', { bytes: file?.bytes, fileName: file?.fileName, name: ui.val('s2l-name'), pos: ui.num('s2l-pos'), clamp: ui.chk('s2l-clamp') });
+      const r = await run('s2Learned', { name: ui.val('s2l-name'), pos: ui.num('s2l-pos'), clamp: ui.chk('s2l-clamp') });
       if (!r) return;
       if (r.names.length && ui.$('s2l-name').options.length !== r.names.length) ui.$('s2l-name').replaceChildren(...r.names.map((x) => new Option(x, x, false, x === r.name)));
       const what = file ? `${file.fileName}${r.name ? ` · ${r.name}` : ''}` : ui.tr(L('stand-in (sinusoidal table) — load a file', '占位（正弦表）——请载入文件'));
@@ -345,7 +348,8 @@ export const sections = [
     showAt(ui) {
       const r = this.last;
       if (!r) return;
-      const at = Math.min(r.curves[0].values.length - 1, Math.max(0, ui.num('s5-at')));
+      // the read-out is at relative position n − m = `at`: index at + q_position of the swept keys
+      const at = Math.min(r.curves[0].values.length - 1, Math.max(0, ui.num('s5-at') + r.qPos));
       const v = r.curves[0].values[at];
       ui.out('s5-at-val', v, `${ui.fmt(v, 5)} (base ${r.curves[0].base})`);
       if (r.curves[1]) { const v2 = r.curves[1].values[at]; ui.out('s5-at-val2', v2, `${ui.fmt(v2, 5)} (base ${r.curves[1].base})`); } else ui.out('s5-at-val2', NaN, '—');
@@ -372,8 +376,10 @@ export const sections = [
       const w = r.curves[0].min.length, dx = p.n / w, x0 = p.qk === 'mid' ? -r.qPos : 0;
       const series = r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: `base ${c.base}` }));
       if (r.bound) {
-        const s0 = r.curves[0].max[0] / (r.bound[0] || 1);
-        series.push({ y: Float32Array.from(r.bound, (v) => v * s0), x0: p.qk === 'mid' ? 0 : 0, dx, label: ui.tr({ en: 'Su’s bound (scaled)', zh: '苏的上界（缩放）' }), color: '#000000', dash: [5, 3] });
+        // scaled so that it starts at |score at distance 0| (the bound's factor max|h_{i+1} − h_i| is left out)
+        const c = r.curves[0], i0 = Math.min(c.max.length - 1, Math.floor(r.qPos / dx));
+        const s0 = Math.max(Math.abs(c.max[i0]), Math.abs(c.min[i0])) / (r.bound[0] || 1);
+        series.push({ y: Float32Array.from(r.bound, (v) => v * s0), x0: 0, dx, label: ui.tr({ en: 'Su’s bound (scaled)', zh: '苏的上界（缩放）' }), color: '#000000', dash: [5, 3] });
       }
       ui.lines('s5-plot', series, { caption: { en: `⟨R_m q, R_n k⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (min/max per pixel)`, zh: `⟨R_m q, R_n k⟩ 与${p.qk === 'mid' ? ' n − m（q 在中间）' : '距离 n − m'}（每像素的最小/最大值）` }, xlabel: { en: 'relative position', zh: '相对位置' } });
       this.showAt(ui);

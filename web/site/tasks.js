@@ -79,9 +79,17 @@ export const tasks = {
     const target = p.slice(d, 2 * d);
     return { moved, target, diff: maxAbsDiff(moved, target) };
   },
-  s2Learned(pe, { bytes, fileName, name, pos, clamp }) {
+  /** Keeps a user's file in the worker (sent once, transferred), so later draws do not copy it again. */
+  s2Load(pe, { bytes, fileName }) {
+    this._file = bytes ? { bytes, fileName } : null;
+    this._table = null;
+    return { size: bytes ? bytes.byteLength : 0 };
+  },
+  s2Learned(pe, { name, pos, clamp }) {
+    const { bytes, fileName } = this._file ?? {};
     let table, info, names = [];
-    if (!bytes) {
+    if (this._table && this._table.name === (name || this._table.name) && bytes) ({ table, names, name } = this._table);
+    else if (!bytes) {
       // Stand-in until a file is loaded: the sinusoidal table, 64 positions × 32 channels.
       table = { rows: 64, cols: 32, data: pe.sinusoidal({ positions: 64, d: 32 }) };
       info = 'stand-in';
@@ -94,6 +102,7 @@ export const tasks = {
       table = pe.tableFromSafetensors(bytes, { name: pick });
       name = pick;
     }
+    if (bytes) this._table = { table, names, name: name || '' };
     const show = Math.min(table.rows, 512);
     const sub = { rows: show, cols: table.cols, data: table.data.subarray(0, show * table.cols) };
     const sim = pe.tableSimilarity(sub, { metric: 'cosine' });
@@ -310,9 +319,10 @@ export const tasks = {
     let boundEnv = null;
     if (bound) {
       // The bound is a function of distance only; it is scaled so that it starts where the curve starts.
-      const bnd = pe.ropeDecayBound({ rotary_dim: d, rope_theta: base, count: n });
+      const count = n - qPos; // distances 0 … (keys right of the query)
+      const bnd = pe.ropeDecayBound({ rotary_dim: d, rope_theta: base, count });
       done += n; ctx.progress(done / total);
-      boundEnv = pe.envelope(bnd, Math.min(width, n)).max;
+      boundEnv = pe.envelope(bnd, Math.max(1, Math.round(Math.min(width, n) * (count / n)))).max;
     }
     return { curves, bound: boundEnv, qPos };
   },
