@@ -374,7 +374,7 @@ export const sections = [
       status.dataset.state = 'done';
       this.last = r;
       const w = r.curves[0].min.length, dx = p.n / w, x0 = p.qk === 'mid' ? -r.qPos : 0;
-      const series = r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: `base ${c.base}` }));
+      const series = r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: `${ui.tr({ en: 'base', zh: '底数' })} ${c.base}` }));
       if (r.bound) {
         // scaled so that it starts at |score at distance 0| (the bound's factor max|h_{i+1} − h_i| is left out)
         const c = r.curves[0], i0 = Math.min(c.max.length - 1, Math.floor(r.qPos / dx));
@@ -417,8 +417,8 @@ export const sections = [
       if (!r) return;
       const name = (v) => ui.$('s9-a').querySelector(`option[value="${v}"]`).textContent;
       const o = { rowLabels: r.tokens, colLabels: r.tokens, ...(view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
-      ui.heat('s9-mapA', r.A[view], r.n, r.n, { ...o, caption: `A: ${name(a)} · head ${r.head}` });
-      ui.heat('s9-mapB', r.B[view], r.n, r.n, { ...o, caption: `B: ${name(b)} · head ${r.head}` });
+      ui.heat('s9-mapA', r.A[view], r.n, r.n, { ...o, caption: `A: ${name(a)} · ${ui.tr({ en: 'head', zh: '头' })} ${r.head}` });
+      ui.heat('s9-mapB', r.B[view], r.n, r.n, { ...o, caption: `B: ${name(b)} · ${ui.tr({ en: 'head', zh: '头' })} ${r.head}` });
       ui.out('s9-permA', r.permA, r.permA.toExponential(3)); ui.out('s9-permB', r.permB, r.permB.toExponential(3));
       const box = ui.$('s9-terms');
       const want = [...r.A.names, 'scores'];
