@@ -1,6 +1,7 @@
 #include "posenc/alibi.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -59,29 +60,18 @@ void alibi_bias_scalar(double m, int q_len, int k_len, int offset, bool causal, 
 }
 
 void alibi_bias_simd(double m, int q_len, int k_len, int offset, bool causal, float* out) {
-#if POSENC_SIMD
-  using simd::dbatch;
-  constexpr std::size_t W = dbatch::size;
-  alignas(64) double iota[W], buf[W];
-  for (std::size_t l = 0; l < W; ++l) iota[l] = double(l);
-  const dbatch step = dbatch::load_aligned(iota), nm(-m);
+  // Structure instead of arithmetic: the bias depends only on δ = j − (i + offset), so one vector over all δ
+  // (computed exactly as the scalar twin computes each entry) is filled once and every row is a slice of it.
+  const std::size_t base = static_cast<std::size_t>(q_len - 1 + offset);
+  std::vector<float> w(base + static_cast<std::size_t>(k_len));
   const float ninf = -std::numeric_limits<float>::infinity();
-  for (int i = 0; i < q_len; ++i) {
-    const int pi = i + offset;
-    float* row = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len);
-    const int end = causal ? std::min(pi + 1, k_len) : k_len;
-    int j = 0;
-    for (; j + int(W) <= end; j += int(W)) {
-      const dbatch dist = xsimd::abs(dbatch(double(pi - j)) - step);
-      (nm * dist).store_aligned(buf);
-      for (std::size_t l = 0; l < W; ++l) row[j + int(l)] = static_cast<float>(buf[l]);
-    }
-    for (; j < end; ++j) row[j] = static_cast<float>(-m * std::fabs(double(pi - j)));
-    for (; j < k_len; ++j) row[j] = ninf;
+  for (std::size_t t = 0; t < w.size(); ++t) {
+    const long long delta = static_cast<long long>(t) - static_cast<long long>(base);
+    w[t] = causal && delta > 0 ? ninf : static_cast<float>(-m * std::fabs(double(-delta)));
   }
-#else
-  alibi_bias_scalar(m, q_len, k_len, offset, causal, out);
-#endif
+  for (int i = 0; i < q_len; ++i)
+    std::memcpy(out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len), w.data() + (q_len - 1 - i),
+                sizeof(float) * static_cast<std::size_t>(k_len));
 }
 }  // namespace kernels
 }  // namespace posenc

@@ -135,22 +135,55 @@ void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, 
 
 void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
 #if POSENC_SIMD
+  // Register blocking: RA query rows × W key rows per block, RA·W vector accumulators (16 in all), the
+  // reduced per cell at the end of the block. Causal: only blocks touching j ≤ i, masked afterwards.
   using simd::fbatch;
   constexpr int W = static_cast<int>(fbatch::size);
-  for (int i = 0; i < seq; ++i) {
-    const float* qi = q + static_cast<std::size_t>(i) * d;
-    const int jmax = causal ? i + 1 : seq;
-    for (int j = 0; j < jmax; ++j) {
-      const float* kj = k + static_cast<std::size_t>(j) * d;
-      fbatch acc(0.f);
-      int c = 0;
-      for (; c + W <= d; c += W) acc += fbatch::load_unaligned(qi + c) * fbatch::load_unaligned(kj + c);
-      float tail = 0.f;
-      for (; c < d; ++c) tail += qi[c] * kj[c];
-      out[static_cast<std::size_t>(i) * seq + j] = (xsimd::reduce_add(acc) + tail) * scale;
+  constexpr int RA = W >= 16 ? 1 : 16 / W;
+  const int dv = d - d % W;
+  auto cell = [&](int i, int j) {  // one score, plain (tails)
+    const float* qi = q + std::size_t(i) * d;
+    const float* kj = k + std::size_t(j) * d;
+    fbatch acc(0.f);
+    int c = 0;
+    for (; c + W <= d; c += W) acc += fbatch::load_unaligned(qi + c) * fbatch::load_unaligned(kj + c);
+    float tail = 0.f;
+    for (; c < d; ++c) tail += qi[c] * kj[c];
+    return (xsimd::reduce_add(acc) + tail) * scale;
+  };
+  int i0 = 0;
+  for (; i0 + RA <= seq; i0 += RA) {
+    const int jend = causal ? std::min(seq, i0 + RA) : seq;
+    int j0 = 0;
+    for (; j0 + W <= jend; j0 += W) {
+      fbatch acc[RA][W];
+      for (auto& row : acc)
+        for (auto& a : row) a = fbatch(0.f);
+      for (int c = 0; c < dv; c += W) {
+        fbatch kb[W];
+        for (int b = 0; b < W; ++b) kb[b] = fbatch::load_unaligned(k + std::size_t(j0 + b) * d + c);
+        for (int a = 0; a < RA; ++a) {
+          const fbatch qa = fbatch::load_unaligned(q + std::size_t(i0 + a) * d + c);
+          for (int b = 0; b < W; ++b) acc[a][b] += qa * kb[b];
+        }
+      }
+      for (int a = 0; a < RA; ++a) {
+        float* o = out + std::size_t(i0 + a) * seq + j0;
+        for (int b = 0; b < W; ++b) {
+          float t = 0.f;
+          for (int c = dv; c < d; ++c) t += q[std::size_t(i0 + a) * d + c] * k[std::size_t(j0 + b) * d + c];
+          o[b] = (xsimd::reduce_add(acc[a][b]) + t) * scale;
+        }
+      }
     }
-    for (int j = jmax; j < seq; ++j) out[static_cast<std::size_t>(i) * seq + j] = kNegInf;
+    for (int a = 0; a < RA; ++a)
+      for (int j = j0; j < jend; ++j) out[std::size_t(i0 + a) * seq + j] = cell(i0 + a, j);
   }
+  for (int i = i0; i < seq; ++i)
+    for (int j = 0; j < (causal ? i + 1 : seq); ++j) out[std::size_t(i) * seq + j] = cell(i, j);
+  if (causal)
+    for (int i = 0; i < seq; ++i)
+      for (int j = i + 1; j < seq; ++j) out[std::size_t(i) * seq + j] = kNegInf;
 #else
   scores_scalar(q, k, seq, d, causal, scale, out);
 #endif

@@ -204,10 +204,16 @@ std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int 
   detail::require_int_range("q_len", q_len, 1, kMaxAttnLen);
   detail::require_int_range("k_len", k_len, 1, kMaxAttnLen);
   detail::require_int_range("query_offset", query_offset, 0, kMaxSeqLen);
+  detail::require_output_cap("q_len*k_len", 1LL * q_len * k_len);
+  // The bucket depends only on δ = j − (query_offset + i): one bucket per δ (q_len + k_len − 1 logs instead of
+  // q_len·k_len), then every row is a slice of that vector.
+  const long long base = 1LL * query_offset + q_len - 1;
+  std::vector<int> by_delta(std::size_t(base + k_len));
+  for (std::size_t t = 0; t < by_delta.size(); ++t)
+    by_delta[t] = t5_bucket_unchecked(static_cast<long long>(t) - base, bidirectional, num_buckets, max_distance);
   std::vector<int> b(std::size_t(q_len) * k_len);
   for (int i = 0; i < q_len; ++i)
-    for (int j = 0; j < k_len; ++j)
-      b[std::size_t(i) * k_len + j] = t5_bucket_unchecked(1LL * j - (1LL * query_offset + i), bidirectional, num_buckets, max_distance);
+    std::copy_n(by_delta.begin() + (q_len - 1 - i), k_len, b.begin() + std::ptrdiff_t(i) * k_len);
   return b;
 }
 

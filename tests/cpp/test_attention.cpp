@@ -73,10 +73,11 @@ TEST_CASE("RoPE scores depend only on the offset i − j for identical tokens") 
 TEST_CASE("Softmax and score SIMD kernels equal their scalar twins on edge sizes") {
   for (std::size_t n : testutil::edge_sizes(kernels::simd_float_lanes())) {
     if (n == 0) continue;
-    const int seq = 6, d = int(n);
-    const auto q = testutil::random_vec(seq * d, 8), k = testutil::random_vec(seq * d, 9);
+    for (int seq : {6, 37})  // 37: full register blocks plus row and column tails
     for (bool causal : {false, true}) {
-      std::vector<float> a(seq * seq), b(seq * seq);
+      const int d = int(n);
+      const auto q = testutil::random_vec(std::size_t(seq) * d, 8), k = testutil::random_vec(std::size_t(seq) * d, 9);
+      std::vector<float> a(std::size_t(seq) * seq), b(std::size_t(seq) * seq);
       kernels::scores_simd(q.data(), k.data(), seq, d, causal, 0.5f, a.data());
       kernels::scores_scalar(q.data(), k.data(), seq, d, causal, 0.5f, b.data());
       for (int i = 0; i < seq * seq; ++i) {
