@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm run bench`: set-up, build, then tests/bench/run.mjs (JSON lines + a summary table).
+# `npm run bench`: set-up, build, then the kernel benchmark (JSON lines + a summary table) and the page's repaint time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-exec node tests/bench/run.mjs
+node tests/bench/run.mjs      # kernels: wasm SIMD / wasm scalar / plain JS / native
+node tests/bench/site.mjs     # the page: control change → repainted 512×512 heatmap in Chromium

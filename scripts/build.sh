@@ -4,6 +4,7 @@
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
 #   dist/              what npm ships: index.js + .d.ts (tsc), posenc-simd.{mjs,wasm}, posenc-scalar.{mjs,wasm}
+#   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs Debian's acorn
@@ -20,4 +21,5 @@ for v in simd scalar; do
   cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"
 done
 node_modules/.bin/tsc -p web/tsconfig.json
+node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

@@ -1,20 +1,33 @@
-// Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the page served locally.
+// Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the built site (build/site)
+// served locally by scripts/serve.mjs (with its strict Content-Security-Policy).
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-gpu'];
 
-/** Starts the server and the browser; returns {page, url, errors, close}. errors collects console errors and page errors. */
-export async function openPage(path = '/', viewport = { width: 1100, height: 1400 }) {
+/**
+ * Starts the server and the browser and opens `path`; returns {page, url, base, errors, open, close}.
+ * errors collects console errors, page errors (unhandled exceptions and rejections) of every page opened;
+ * open(path, viewport, options) opens another page in the same browser and waits until it is ready.
+ */
+export async function openPage(path = '/', viewport = { width: 1100, height: 1400 }, options = {}) {
   const server = await serve(0);
-  const url = `http://127.0.0.1:${server.address().port}${path}`;
+  const base = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport });
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
-  return { page, url, errors, close: async () => { await browser.close(); server.close(); } };
+  const open = async (p, vp = viewport, o = options) => {
+    const context = await browser.newContext({ viewport: vp, locale: o.locale ?? 'en-US' });
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}${p}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 }).catch((e) => { throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`); });
+    return page;
+  };
+  const page = await open(path);
+  return { page, url: `${base}${path}`, base, errors, open, close: async () => { await browser.close(); server.close(); } };
 }
+
+/** Waits until every computation the page started has been drawn. */
+export const settled = (page) => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 30000 });

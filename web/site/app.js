@@ -1,80 +1,81 @@
-// The page: every number comes from the posenc wasm module.
-import init from './dist/index.js';
+// The page: controls → a task in the compute worker (every number from the posenc wasm module) → figures.
+import katex from 'katex';
+import 'katex/dist/katex.min.css';
+import './style.css';
 import './components/pe-heatmap.js';
+import './components/pe-lines.js';
+import './components/pe-vec2.js';
+import { fmt } from './components/fmt.js';
+import { ready, latest } from './compute.js';
+import { initState, tr, onLang, getLang } from './state.js';
+import { sections } from './sections.js';
 
 const $ = (id) => document.getElementById(id);
-const pe = await init();
-globalThis.posenc = pe; // handy in the console
-const info = pe.buildInfo();
-$('build-info').textContent = `(running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`;
 
-/** q, k for the text's tokens, repeated cyclically to `seq` rows. */
-export function tokensQK(text, seq, headDim, seed = 0) {
-  const base = pe.textQK({ text, head_dim: headDim, seed });
-  const n = base.tokens.length;
-  const q = new Float32Array(seq * headDim), k = new Float32Array(seq * headDim), tokens = [];
-  for (let i = 0; i < seq; i++) {
-    const t = i % n;
-    q.set(base.q.subarray(t * headDim, (t + 1) * headDim), i * headDim);
-    k.set(base.k.subarray(t * headDim, (t + 1) * headDim), i * headDim);
-    tokens.push(base.tokens[t]);
+// KaTeX: every [data-tex] element, display mode for .math (rendered once; formulas are language-neutral).
+for (const el of document.querySelectorAll('[data-tex]')) {
+  katex.render(el.dataset.tex, el, { displayMode: el.classList.contains('math'), throwOnError: false, output: 'htmlAndMathml' });
+}
+
+// ── helpers shared by the sections ──
+let pending = 0;
+const setPending = (d) => { pending += d; document.body.dataset.pending = String(pending); };
+
+export const ui = {
+  $, tr, fmt, getLang,
+  num: (id) => Number($(id).value),
+  val: (id) => $(id).value,
+  chk: (id) => $(id).checked,
+  /** Shows a number: text for people, data-value (full precision) for tests. */
+  out(id, v, text) { const el = $(id); el.textContent = text ?? fmt(v, 6); el.dataset.value = String(v); },
+  heat(id, data, rows, cols, o = {}) {
+    const el = $(id);
+    if (o.caption) el.setAttribute('caption', tr(o.caption));
+    if (o.xlabel) el.setAttribute('xlabel', tr(o.xlabel));
+    if (o.ylabel) el.setAttribute('ylabel', tr(o.ylabel));
+    el.update({ data, rows, cols, rowLabels: o.rowLabels, colLabels: o.colLabels, vmin: o.vmin, vmax: o.vmax });
+  },
+  lines(id, series, o = {}) {
+    const el = $(id);
+    for (const a of ['caption', 'xlabel', 'ylabel']) if (o[a]) el.setAttribute(a, tr(o[a]));
+    el.update({ series: series.map((s) => ({ ...s, label: s.label && tr(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: m.label && tr(m.label) })) });
+  },
+  /** Shows (or clears) a draw's error message right after its first form (or the section heading). */
+  error(anchorId, e) {
+    const anchor = $(anchorId);
+    let box = anchor.nextElementSibling?.classList.contains('error') ? anchor.nextElementSibling : null;
+    if (!box) { if (!e) return; box = document.createElement('p'); box.className = 'error'; box.setAttribute('role', 'alert'); anchor.after(box); }
+    box.textContent = e ? (e.message || String(e)) : '';
+    box.hidden = !e;
+  },
+};
+
+// Each section: {id, forms: [form ids], draw(run, ui)}; run(task, params) goes through a per-draw "latest" runner.
+const draws = [];
+for (const s of sections) {
+  const runners = new Map();
+  const runner = (task) => { if (!runners.has(task)) runners.set(task, latest()); return runners.get(task); };
+  const run = (task, params, opts) => runner(task).run(task, params, opts);
+  run.runner = runner;
+  const anchor = s.forms[0] ?? `${s.id}-title`;
+  const draw = async (evt) => {
+    setPending(1);
+    try { await s.draw(run, ui, evt); ui.error(anchor, null); } catch (e) { ui.error(anchor, e); } finally { setPending(-1); }
+  };
+  for (const f of s.forms) {
+    $(f).addEventListener('input', draw);
+    $(f).addEventListener('submit', (e) => e.preventDefault());
   }
-  return { tokens, q, k };
+  s.init?.(ui, draw);
+  draws.push(draw);
 }
 
-function showError(el, e) {
-  el.textContent = e instanceof Error ? e.message : String(e);
-}
-
-function drawMain() {
-  const seq = Number($('seq').value), headDim = Number($('head-dim').value);
-  $('seq-out').textContent = String(seq);
-  try {
-    const { tokens, q, k } = tokensQK($('text').value, seq, headDim);
-    const rope = $('rope').checked ? { rope_theta: Number($('base').value), layout: $('layout').value } : null;
-    const softmax = $('values').value === 'softmax';
-    const s = pe.attentionScores({ q, k, seq, head_dim: headDim, rope, causal: $('causal').checked, softmax });
-    $('main-map').setAttribute('caption', softmax ? 'softmax(q·kᵀ/√d), row = query, column = key' : 'q·kᵀ/√d (before softmax)');
-    $('main-map').update({ data: s, rows: seq, cols: seq, rowLabels: tokens, colLabels: tokens });
-  } catch (e) {
-    showError($('hover-readout'), e);
-  }
-}
-
-function drawPermutation() {
-  const text = $('perm-text').value;
-  try {
-    const a = pe.textQK({ text, head_dim: 16, seed: 0 });
-    const n = a.tokens.length;
-    const i = Math.min(n - 1, Math.max(0, Number($('swap-a').value))), j = Math.min(n - 1, Math.max(0, Number($('swap-b').value)));
-    const perm = a.tokens.map((_, t) => (t === i ? j : t === j ? i : t)); // swapped position t holds original token perm[t]
-    const swappedText = perm.map((t) => a.tokens[t]).join(' ');
-    const b = pe.textQK({ text: swappedText, head_dim: 16, seed: 0 });
-    const rope = $('perm-rope').checked ? {} : null;
-    const sa = pe.attentionScores({ q: a.q, k: a.k, seq: n, head_dim: 16, rope });
-    const sb = pe.attentionScores({ q: b.q, k: b.k, seq: n, head_dim: 16, rope });
-    $('perm-a').update({ data: sa, rows: n, cols: n, rowLabels: a.tokens, colLabels: a.tokens, vmin: 0 });
-    $('perm-b').update({ data: sb, rows: n, cols: n, rowLabels: b.tokens, colLabels: b.tokens, vmin: 0 });
-    let worst = 0;
-    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) worst = Math.max(worst, Math.abs(sb[r * n + c] - sa[perm[r] * n + perm[c]]));
-    $('perm-diff').textContent = worst.toExponential(3);
-    $('perm-diff').dataset.value = String(worst);
-    $('perm-verdict').textContent = worst <= 1e-6
-      ? '— the scores are only permuted (up to float rounding): attention cannot tell the two orders apart.'
-      : '— the scores changed: RoPE makes attention see the order.';
-  } catch (e) {
-    showError($('perm-diff'), e);
-  }
-}
-
-$('controls').addEventListener('input', drawMain);
-$('perm-controls').addEventListener('input', drawPermutation);
-$('main-map').addEventListener('cell-hover', (e) => {
-  const { row, col, value } = e.detail;
-  $('hover-readout').textContent = `query ${row} → key ${col}: ${value.toFixed(6)}`;
-  $('hover-readout').dataset.value = String(value);
-});
-drawMain();
-drawPermutation();
+initState();
+onLang(() => { for (const d of draws) d(); });
+const info = await ready;
+$('build-info').dataset.simd = String(info.simd);
+const setInfo = () => { $('build-info').textContent = tr({ en: `(running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`, zh: `（当前运行 ${info.simd ? 'WebAssembly SIMD128' : '标量 WebAssembly'} 版本）` }); };
+setInfo(); onLang(setInfo);
+setPending(0);
+await Promise.all(draws.map((d) => d()));
 document.body.dataset.ready = 'true';
-for (const f of document.querySelectorAll('form')) f.addEventListener('submit', (e) => e.preventDefault());

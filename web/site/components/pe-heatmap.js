@@ -1,144 +1,201 @@
 // <pe-heatmap>: a self-contained heatmap of a row-major matrix, drawn on a canvas in shadow DOM,
-// with row/column labels, a colour bar with values, and a hover read-out.
+// with optional row/column labels, a colour bar with values, and a hover/keyboard read-out.
 //   properties: data (Float32Array rows·cols), rows, cols, rowLabels, colLabels, vmin, vmax (default: data range)
-//   attributes: caption
-//   events: 'cell-hover' with detail {row, col, value}
-//   state for tests: renderCount, hovered ({row, col, value} | null)
-import { viridis } from './colormap.js';
+//   attributes: caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (px, default 320),
+//               xlabel, ylabel
+//   events: 'cell-hover' {row, col, value}; 'rendered'
+//   state for tests: renderCount, hovered, lastRenderMs
+// −∞ cells (masked) are drawn light grey. Arrow keys move a cursor over the cells when the map has focus.
+import { lut } from './colormap.js';
+import { fmt } from './fmt.js';
 
 const css = `
-:host { display: inline-block; font: 12px system-ui, sans-serif; color: #222; }
-.wrap { position: relative; display: flex; gap: 8px; align-items: flex-start; }
-canvas { display: block; touch-action: none; }
-.bar { display: flex; flex-direction: column; align-items: flex-start; gap: 2px; }
+:host { display: inline-block; font: 12px system-ui, sans-serif; color: #222; max-width: 100%; }
+.wrap { position: relative; display: flex; gap: 6px; align-items: flex-start; }
+canvas.map { display: block; touch-action: none; outline-offset: 2px; }
+.bar { display: grid; grid-template-columns: 14px auto; grid-template-rows: auto 1fr auto; column-gap: 3px; }
+.bar canvas { grid-row: 1 / 4; }
+.bar span { font-size: 11px; font-variant-numeric: tabular-nums; }
+.bar .mid { align-self: center; }
 .tip { position: absolute; pointer-events: none; background: #fff; border: 1px solid #888; border-radius: 3px;
-       padding: 2px 6px; white-space: nowrap; display: none; box-shadow: 0 1px 3px #0003; }
+       padding: 2px 6px; white-space: nowrap; display: none; box-shadow: 0 1px 3px #0003; z-index: 2; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
+.axis { color: #555; font-size: 11px; }
 `;
 
-function fmt(v) {
-  if (v === -Infinity) return '−∞';
-  if (!Number.isFinite(v)) return String(v);
-  const a = Math.abs(v);
-  return a !== 0 && (a < 1e-3 || a >= 1e4) ? v.toExponential(3) : v.toFixed(4);
-}
-
 export class PeHeatmap extends HTMLElement {
-  static get observedAttributes() { return ['caption']; }
+  static get observedAttributes() { return ['caption', 'palette', 'size', 'xlabel', 'ylabel']; }
 
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
     this.shadowRoot.innerHTML = `<style>${css}</style><div class="caption" part="caption"></div>
-      <div class="wrap"><canvas class="map" part="map"></canvas>
-      <div class="bar"><span class="max"></span><canvas class="scale" width="14" height="160"></canvas><span class="min"></span></div>
-      <div class="tip" role="status"></div></div>`;
+      <div class="axis ylabel"></div>
+      <div class="wrap"><canvas class="map" part="map" tabindex="0" role="img"></canvas>
+      <div class="bar" aria-hidden="true"><canvas class="scale" width="14" height="160"></canvas><span class="max"></span><span class="mid"></span><span class="min"></span></div>
+      <div class="tip" role="status"></div></div><div class="axis xlabel"></div>`;
     this._data = null; this.rows = 0; this.cols = 0; this.rowLabels = null; this.colLabels = null;
-    this.vmin = undefined; this.vmax = undefined; this.renderCount = 0; this.hovered = null;
-    this.size = 320;
+    this.vmin = undefined; this.vmax = undefined; this.renderCount = 0; this.hovered = null; this.lastRenderMs = 0;
+    this._cursor = { row: 0, col: 0 };
     const map = this.shadowRoot.querySelector('.map');
-    map.addEventListener('pointermove', (e) => this._hover(e));
-    map.addEventListener('pointerleave', () => { this.hovered = null; this.shadowRoot.querySelector('.tip').style.display = 'none'; });
+    map.addEventListener('pointermove', (e) => { const at = this.cellAt(e.clientX, e.clientY); this._show(at, e.clientX, e.clientY); });
+    map.addEventListener('pointerleave', () => this._show(null));
+    map.addEventListener('blur', () => this._show(null));
+    map.addEventListener('keydown', (e) => this._key(e));
   }
 
-  attributeChangedCallback() { this.shadowRoot.querySelector('.caption').textContent = this.getAttribute('caption') || ''; }
+  attributeChangedCallback(name) {
+    const sr = this.shadowRoot;
+    if (name === 'caption') { sr.querySelector('.caption').textContent = this.getAttribute('caption') || ''; sr.querySelector('.map').setAttribute('aria-label', this.getAttribute('caption') || 'heatmap'); }
+    else if (name === 'xlabel') sr.querySelector('.xlabel').textContent = this.getAttribute('xlabel') || '';
+    else if (name === 'ylabel') sr.querySelector('.ylabel').textContent = this.getAttribute('ylabel') || '';
+    else this.render();
+  }
 
-  /** Sets the matrix and repaints. */
   set data(v) { this._data = v; this.render(); }
   get data() { return this._data; }
 
-  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax}. */
+  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax} and repaints. */
   update(o) {
-    for (const k of ['rows', 'cols', 'rowLabels', 'colLabels', 'vmin', 'vmax']) if (k in o) this[k] = o[k];
+    for (const k of ['rows', 'cols', 'rowLabels', 'colLabels', 'vmin', 'vmax']) this[k] = o[k] ?? (k.endsWith('Labels') ? null : k === 'vmin' || k === 'vmax' ? undefined : this[k]);
     this._data = o.data;
     this.render();
   }
 
+  get palette() { return this.getAttribute('palette') || 'viridis'; }
+
   _geometry() {
-    const labelW = this.rowLabels ? 56 : 0, labelH = this.colLabels ? 40 : 0;
-    const cell = Math.max(1, Math.floor(this.size / Math.max(this.rows, this.cols, 1)));
-    return { labelW, labelH, cell, w: labelW + cell * this.cols, h: labelH + cell * this.rows };
+    const labels = this.rowLabels && this.rows <= 64;
+    const labelW = labels ? 56 : 0, labelH = this.colLabels && this.cols <= 64 ? 40 : 0;
+    // Fit the container: the map plus row labels and the colour bar (~70 px) must not overflow it (phones).
+    const room = Math.min(this.parentElement?.clientWidth || Infinity, globalThis.innerWidth || 1000) - labelW - 72;
+    const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 320, room));
+    // Cells fill the square `avail` but stay within 3:1, so a 64 × 32 table is not squeezed into a thin strip.
+    let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
+    if (labelW || labelH) cw = ch = Math.min(cw, ch);
+    cw = Math.min(cw, 3 * ch); ch = Math.min(ch, 3 * cw);
+    return { labelW, labelH, cw, ch, cell: Math.min(cw, ch), w: Math.ceil(labelW + cw * this.cols), h: Math.ceil(labelH + ch * this.rows) };
   }
 
   _range() {
     let lo = Infinity, hi = -Infinity;
-    for (const v of this._data) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    const d = this._data;
+    for (let i = 0; i < d.length; i++) { const v = d[i]; if (v > -Infinity && v < Infinity) { if (v < lo) lo = v; if (v > hi) hi = v; } }
     if (lo === Infinity) { lo = 0; hi = 1; }
     lo = this.vmin ?? lo; hi = this.vmax ?? hi;
-    return hi > lo ? [lo, hi] : [lo, lo + 1];
+    if (this.palette === 'rdbu' && this.vmin === undefined && this.vmax === undefined) { const m = Math.max(Math.abs(lo), Math.abs(hi)); lo = -m; hi = m; }
+    return hi > lo ? [lo, hi] : [lo - 0.5, lo + 0.5];
   }
 
   render() {
-    if (!this._data || !this.rows || !this.cols) return;
-    const { labelW, labelH, cell, w, h } = this._geometry();
+    if (!this._data || !this.rows || !this.cols || !this.isConnected) return;
+    const t0 = performance.now();
+    const { labelW, labelH, cw, ch, cell, w, h } = this._geometry();
     const canvas = this.shadowRoot.querySelector('.map');
     const dpr = globalThis.devicePixelRatio || 1;
-    canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
-    canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+    // Resizing a canvas reallocates it: only when the size changes (repaints at a fixed size stay cheap).
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+    }
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
     const [lo, hi] = this._range();
-    // Cells into an ImageData at one pixel per cell, then scaled up without smoothing.
-    const img = new ImageData(this.cols, this.rows);
-    for (let i = 0; i < this.rows * this.cols; i++) {
-      const v = this._data[i];
-      const [r, gg, b] = v === -Infinity ? [235, 235, 235] : viridis((v - lo) / (hi - lo));
-      img.data.set([r, gg, b, 255], 4 * i);
+    this.range = [lo, hi];
+    // One pixel per cell through a 256-colour lookup table, then scaled up without smoothing.
+    const colours = lut(this.palette), n = this.rows * this.cols, d = this._data;
+    if (!this._img || this._img.width !== this.cols || this._img.height !== this.rows) {
+      this._img = new ImageData(this.cols, this.rows);
+      this._px = new Uint32Array(this._img.data.buffer);
+      this._off = new OffscreenCanvas(this.cols, this.rows);
+      this._offg = this._off.getContext('2d');
     }
-    const off = new OffscreenCanvas(this.cols, this.rows);
-    off.getContext('2d').putImageData(img, 0, 0);
+    const img = this._img, px = this._px;
+    const s = 255 / (hi - lo), grey = 0xffebebeb;
+    for (let i = 0; i < n; i++) {
+      const v = d[i];
+      if (v === -Infinity || Number.isNaN(v)) { px[i] = grey; continue; }
+      let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
+      px[i] = colours[t | 0];
+    }
+    this._offg.putImageData(img, 0, 0);
     g.imageSmoothingEnabled = false;
-    g.drawImage(off, labelW, labelH, cell * this.cols, cell * this.rows);
+    g.drawImage(this._off, labelW, labelH, cw * this.cols, ch * this.rows);
     g.fillStyle = '#222'; g.font = '11px system-ui, sans-serif';
-    if (this.rowLabels && cell >= 9) {
+    if (labelW && cell >= 9) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
       this.rowLabels.forEach((t, i) => g.fillText(String(t).slice(0, 8), labelW - 4, labelH + (i + 0.5) * cell));
     }
-    if (this.colLabels && cell >= 9) {
+    if (labelH && cell >= 9) {
       g.textAlign = 'left'; g.textBaseline = 'middle';
       this.colLabels.forEach((t, j) => {
         g.save(); g.translate(labelW + (j + 0.5) * cell, labelH - 4); g.rotate(-Math.PI / 3);
         g.fillText(String(t).slice(0, 8), 0, 0); g.restore();
       });
     }
-    this._drawScale(lo, hi);
+    if (!this._scaleKey || this._scaleKey !== `${lo},${hi},${h - labelH},${this.palette}`) {
+      this._drawScale(lo, hi, Math.min(220, Math.max(100, h - labelH)));
+      this._scaleKey = `${lo},${hi},${h - labelH},${this.palette}`;
+    }
     this.renderCount++;
+    this.lastRenderMs = performance.now() - t0;
+    if (this.hovered) this._show(this.hovered);
     this.dispatchEvent(new CustomEvent('rendered'));
   }
 
-  _drawScale(lo, hi) {
-    const c = this.shadowRoot.querySelector('.scale'), g = c.getContext('2d');
-    for (let y = 0; y < c.height; y++) {
-      const [r, gg, b] = viridis(1 - y / (c.height - 1));
-      g.fillStyle = `rgb(${r},${gg},${b})`; g.fillRect(0, y, c.width, 1);
-    }
-    this.shadowRoot.querySelector('.max').textContent = fmt(hi);
-    this.shadowRoot.querySelector('.min').textContent = fmt(lo);
+  _drawScale(lo, hi, height) {
+    const c = this.shadowRoot.querySelector('.scale'), colours = lut(this.palette);
+    c.height = height; c.style.height = `${height}px`;
+    const g = c.getContext('2d'), img = new ImageData(c.width, height), px = new Uint32Array(img.data.buffer);
+    for (let y = 0; y < height; y++) px.fill(colours[Math.round(255 * (1 - y / (height - 1)))], y * c.width, (y + 1) * c.width);
+    g.putImageData(img, 0, 0);
+    const sr = this.shadowRoot;
+    sr.querySelector('.max').textContent = fmt(hi, 3);
+    sr.querySelector('.mid').textContent = fmt((lo + hi) / 2, 3);
+    sr.querySelector('.min').textContent = fmt(lo, 3);
   }
 
   /** Cell under client coordinates, or null. */
   cellAt(clientX, clientY) {
-    const { labelW, labelH, cell } = this._geometry();
+    const { labelW, labelH, cw, ch } = this._geometry();
     const r = this.shadowRoot.querySelector('.map').getBoundingClientRect();
-    const col = Math.floor((clientX - r.left - labelW) / cell), row = Math.floor((clientY - r.top - labelH) / cell);
+    const col = Math.floor((clientX - r.left - labelW) / cw), row = Math.floor((clientY - r.top - labelH) / ch);
     return row >= 0 && col >= 0 && row < this.rows && col < this.cols ? { row, col } : null;
   }
 
-  _hover(e) {
+  /** Centre of a cell in client coordinates (tests, keyboard tip). */
+  cellCentre(row, col) {
+    const { labelW, labelH, cw, ch } = this._geometry();
+    const r = this.shadowRoot.querySelector('.map').getBoundingClientRect();
+    return { x: r.left + labelW + (col + 0.5) * cw, y: r.top + labelH + (row + 0.5) * ch };
+  }
+
+  _key(e) {
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (!d || !this._data) return;
+    e.preventDefault();
+    const c = this._cursor;
+    c.row = Math.min(this.rows - 1, Math.max(0, c.row + d[0])); c.col = Math.min(this.cols - 1, Math.max(0, c.col + d[1]));
+    const p = this.cellCentre(c.row, c.col);
+    this._show({ ...c }, p.x, p.y);
+  }
+
+  _show(at, clientX, clientY) {
     const tip = this.shadowRoot.querySelector('.tip');
-    const at = this._data && this.cellAt(e.clientX, e.clientY);
-    if (!at) { tip.style.display = 'none'; this.hovered = null; return; }
+    if (!at || !this._data || at.row >= this.rows || at.col >= this.cols) { tip.style.display = 'none'; this.hovered = null; return; }
+    if (clientX === undefined) ({ x: clientX, y: clientY } = this.cellCentre(at.row, at.col));
     const value = this._data[at.row * this.cols + at.col];
-    this.hovered = { ...at, value };
+    this.hovered = { row: at.row, col: at.col, value };
+    this._cursor = { row: at.row, col: at.col };
     const rl = this.rowLabels ? ` ${this.rowLabels[at.row]}` : '', cl = this.colLabels ? ` ${this.colLabels[at.col]}` : '';
-    tip.textContent = `row ${at.row}${rl} · col ${at.col}${cl}: ${fmt(value)}`;
+    tip.textContent = `row ${at.row}${rl} · col ${at.col}${cl}: ${fmt(value, 4)}`;
     tip.dataset.value = String(value);
     const r = this.shadowRoot.querySelector('.wrap').getBoundingClientRect();
-    tip.style.left = `${e.clientX - r.left + 12}px`; tip.style.top = `${e.clientY - r.top + 12}px`;
+    tip.style.left = `${Math.min(clientX - r.left + 12, r.width - 150)}px`; tip.style.top = `${clientY - r.top + 12}px`;
     tip.style.display = 'block';
     this.dispatchEvent(new CustomEvent('cell-hover', { detail: this.hovered }));
   }
 }
 
-customElements.define('pe-heatmap', PeHeatmap);
+if (!customElements.get('pe-heatmap')) customElements.define('pe-heatmap', PeHeatmap);

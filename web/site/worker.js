@@ -1,0 +1,44 @@
+// The compute worker: loads the posenc wasm module once and runs named tasks (tasks.js) for the page,
+// so the page never blocks on a computation. Protocol:
+//   page → worker: {id, task, params} | {cancel: id}
+//   worker → page: {id, progress} … then {id, result} | {id, error} | {id, cancelled: true}
+// Typed arrays in results are transferred, not copied.
+import init from 'posenc';
+import { tasks } from './tasks.js';
+
+const pe = await init();
+const cancelled = new Set();
+
+function transferables(x, out = new Set()) {
+  if (ArrayBuffer.isView(x)) out.add(x.buffer);
+  else if (Array.isArray(x)) for (const v of x) transferables(v, out);
+  else if (x && typeof x === 'object') for (const v of Object.values(x)) transferables(v, out);
+  return [...out];
+}
+
+class Cancelled extends Error {}
+
+self.onmessage = async ({ data }) => {
+  if ('cancel' in data) { cancelled.add(data.cancel); return; }
+  const { id, task, params } = data;
+  const ctx = {
+    progress: (p) => self.postMessage({ id, progress: p }),
+    // Long tasks call this between chunks: lets cancel messages in, throws when this task was cancelled.
+    checkpoint: async () => {
+      await new Promise((r) => setTimeout(r, 0));
+      if (cancelled.has(id)) throw new Cancelled();
+    },
+  };
+  try {
+    if (!(task in tasks)) throw new Error(`unknown task ${task}`);
+    const t0 = performance.now();
+    const result = await tasks[task](pe, params, ctx);
+    self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
+  } catch (e) {
+    if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
+    else self.postMessage({ id, error: e && e.message ? e.message : String(e) });
+  } finally {
+    cancelled.delete(id);
+  }
+};
+self.postMessage({ ready: true, simd: pe.buildInfo().simd });
