@@ -28,10 +28,7 @@ val rope_tables_js(val inv_freq, val positions) {
     detail::require_output_cap("positions*inv_freq", static_cast<long long>(pos.size() * inv.size()));
     std::vector<float> c(pos.size() * inv.size()), s(c.size());
     rope_tables(inv, pos.data(), pos.size(), c.data(), s.data());
-    val r = val::object();
-    r.set("cos", f32(c));
-    r.set("sin", f32(s));
-    return r;
+    return cos_sin(c, s);
   });
 }
 
@@ -113,10 +110,8 @@ val text_qk_js(std::string text, int head_dim, double seed) {
     if (!(seed >= 0 && seed <= 9007199254740991.0 && std::floor(seed) == seed))
       detail::fail("seed", "must be an integer in [0, 2^53 - 1]");
     const auto r = text_qk(text, head_dim, static_cast<std::uint64_t>(seed));
-    val tokens = val::array();
-    for (const auto& t : r.tokens) tokens.call<void>("push", val(t));
     val o = val::object();
-    o.set("tokens", tokens);
+    o.set("tokens", strings(r.tokens));
     o.set("q", f32(r.q));
     o.set("k", f32(r.k));
     return o;

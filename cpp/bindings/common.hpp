@@ -31,6 +31,21 @@ inline val i32(const std::vector<int>& v) {
   return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
+/// {cos, sin} of two float tables.
+inline val cos_sin(const std::vector<float>& c, const std::vector<float>& s) {
+  val r = val::object();
+  r.set("cos", f32(c));
+  r.set("sin", f32(s));
+  return r;
+}
+
+/// A JS array of strings.
+inline val strings(const std::vector<std::string>& v) {
+  val a = val::array();
+  for (const auto& t : v) a.call<void>("push", val(t));
+  return a;
+}
+
 /// Runs f; a thrown std::exception becomes its message as a JS string.
 template <class F>
 val guarded(F&& f) {

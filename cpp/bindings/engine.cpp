@@ -68,10 +68,8 @@ val attention_js(val q, val k, val v, int seq, int heads, int head_dim, val sche
 val text_qkv_js(std::string text, int heads, int head_dim, double seed) {
   return guarded([&] {
     const auto r = text_qkv(text, heads, head_dim, seed_of(seed));
-    val tokens = val::array();
-    for (const auto& t : r.tokens) tokens.call<void>("push", val(t));
     val o = val::object();
-    o.set("tokens", tokens);
+    o.set("tokens", strings(r.tokens));
     o.set("q", f32(r.q));
     o.set("k", f32(r.k));
     o.set("v", f32(r.v));

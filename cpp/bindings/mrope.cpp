@@ -11,13 +11,6 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val pair(const std::vector<float>& c, const std::vector<float>& s) {
-  val r = val::object();
-  r.set("cos", f32(c));
-  r.set("sin", f32(s));
-  return r;
-}
-
 val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val pw) {
   return guarded([&] {
     const auto inv = from_js<double>(inv_freq);
@@ -27,7 +20,7 @@ val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val
     detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(t.size() * inv.size()));
     std::vector<float> c(t.size() * inv.size()), s(c.size());
     mrope_tables(inv, std::array<int, 3>{s_t, s_h, s_w}, t.data(), h.data(), w.data(), t.size(), c.data(), s.data());
-    return pair(c, s);
+    return cos_sin(c, s);
   });
 }
 
@@ -39,7 +32,7 @@ val axial2d_tables_js(int rotary_dim, double theta, val ph, val pw) {
     detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(h.size()) * (rotary_dim / 2));
     std::vector<float> c(h.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
     axial2d_tables(rotary_dim, theta, h.data(), w.data(), h.size(), c.data(), s.data());
-    return pair(c, s);
+    return cos_sin(c, s);
   });
 }
 

@@ -13,13 +13,6 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val table_pair(const std::vector<float>& c, const std::vector<float>& s) {
-  val r = val::object();
-  r.set("cos", f32(c));
-  r.set("sin", f32(s));
-  return r;
-}
-
 
 
 // p: see rope_scaling_from_js in common.hpp.
@@ -45,7 +38,7 @@ val rope_tables_scaled_js(val inv_freq, double scaling, val positions) {
     detail::require_output_cap("positions*inv_freq", static_cast<long long>(pos.size() * inv.size()));
     std::vector<float> c(pos.size() * inv.size()), s(c.size());
     rope_tables_scaled(inv, scaling, pos.data(), pos.size(), c.data(), s.data());
-    return table_pair(c, s);
+    return cos_sin(c, s);
   });
 }
 

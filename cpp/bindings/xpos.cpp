@@ -43,10 +43,7 @@ val xpos_tables_js(int rotary_dim, val positions, val centred, bool downscale, d
     o.rope_theta = theta;
     std::vector<float> c(pos.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
     xpos_tables(rotary_dim, o, pos.data(), cen.data(), pos.size(), downscale, c.data(), s.data());
-    val r = val::object();
-    r.set("cos", f32(c));
-    r.set("sin", f32(s));
-    return r;
+    return cos_sin(c, s);
   });
 }
 }  // namespace

@@ -12,14 +12,7 @@ using namespace posenc;
 namespace {
 constexpr double kSlopeRel = 1e-15;     // slopes: a few float64 roundings
 constexpr double kSoftmaxAbs = 2e-6;    // float32 softmax of shifted rows
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testutil::error_of;
 }  // namespace
 
 TEST_CASE("ALiBi slopes: powers of two are geometric 2^(-8k/n)") {

@@ -10,14 +10,7 @@ using namespace posenc;
 
 namespace {
 constexpr double kTableUlps = 2.0;
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testutil::error_of;
 }  // namespace
 
 TEST_CASE("M-RoPE (Qwen2-VL, mrope_section [16, 24, 24]): each frequency follows its stream") {

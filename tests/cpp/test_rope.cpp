@@ -22,14 +22,7 @@ std::vector<float> rotate(const std::vector<float>& x, int seq, int heads, int h
   return out;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testutil::error_of;
 }  // namespace
 
 TEST_CASE("RoPE tables reproduce the seed's freqs_cis worked example (d = 8, positions 0..2)") {

@@ -17,14 +17,7 @@ constexpr double kTableUlps = 2.0;            // accuracy contract
 constexpr double kFreqRel = 1e-13;            // float64 formulas evaluated in a different order
 const double kPi = std::acos(-1.0);
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testutil::error_of;
 bool starts(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 double base_freq(double theta, int d, int i) { return 1.0 / std::pow(theta, double(2 * i) / double(d)); }

@@ -11,14 +11,7 @@ using namespace posenc;
 namespace {
 constexpr double kTableUlps = 2.0;     // accuracy contract for ζ^e·cos, ζ^e·sin
 constexpr double kRelativeRel = 2e-5;  // score(m, n) vs score(m+Δ, n+Δ), relative to |q||k|
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testutil::error_of;
 }  // namespace
 
 TEST_CASE("xPos ζ_i = (2i + γd)/((1+γ)d), γ = 0.4") {

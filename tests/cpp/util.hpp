@@ -2,9 +2,13 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <limits>
 #include <random>
 #include <vector>
+
+#include "posenc/error.hpp"
 
 namespace testutil {
 
@@ -36,5 +40,14 @@ inline std::vector<std::size_t> edge_sizes(std::size_t lanes) {
   std::vector<std::size_t> s{0, 1, lanes - 1, lanes, lanes + 1, 4 * lanes + 3};
   if (lanes == 1) s = {0, 1, 2, 7};
   return s;
+}
+/// The message of the posenc::Error f throws, or "" when it throws none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const posenc::Error& e) {
+    return e.what();
+  }
+  return "";
 }
 }  // namespace testutil

@@ -1,7 +1,7 @@
 // Absolute encodings through the package: t2t sinusoid, recursive sinusoid, multiplicative PE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builds, ulpAt, randomVec, throwsNamed } from './abs-rel-helpers.mjs';
+import { builds, ulpAt, randomVec, throwsNamed } from './helpers.mjs';
 
 const TABLE_ULPS = 2;          // float64 angle, rounded once
 const RECURSION_ABS = 1e-11;   // float64 recursion drift on top of the float32 rounding
@@ -54,11 +54,11 @@ for (const [name, pe] of builds) {
   });
 
   test(`${name}: absolute entry points reject bad input and stay usable`, () => {
-    throwsNamed(() => pe.sinusoidT2T({ positions: 3, d: 0 }), 'd: must be an integer in [1, 8192] (got 0)');
-    throwsNamed(() => pe.sinusoidT2T({ positions: 3, d: 4, max_timescale: -1 }), 'max_timescale: must be a finite number > 0');
-    throwsNamed(() => pe.sinusoidRecursive({ positions: 3, d: 5 }), 'd: must be even (got 5)');
-    throwsNamed(() => pe.sinusoidRotationMatrix({ d: 4, layout: 'x' }), 'layout: must be one of');
-    throwsNamed(() => pe.multiplicativePE([1, 2], [1]), 'p: length must equal');
+    throwsNamed(assert, () => pe.sinusoidT2T({ positions: 3, d: 0 }), 'd: must be an integer in [1, 8192] (got 0)');
+    throwsNamed(assert, () => pe.sinusoidT2T({ positions: 3, d: 4, max_timescale: -1 }), 'max_timescale: must be a finite number > 0');
+    throwsNamed(assert, () => pe.sinusoidRecursive({ positions: 3, d: 5 }), 'd: must be even (got 5)');
+    throwsNamed(assert, () => pe.sinusoidRotationMatrix({ d: 4, layout: 'x' }), 'layout: must be one of');
+    throwsNamed(assert, () => pe.multiplicativePE([1, 2], [1]), 'p: length must equal');
     assert.equal(pe.sinusoidT2T({ positions: 1, d: 2 })[1], 1);
   });
 }

@@ -35,6 +35,11 @@ export function dot(a, ao, b, bo, n) {
   return s;
 }
 
+/** float64 dot product of rows a[ia·d …] and b[ib·d …]. */
+export function dotRows(a, ia, b, ib, d) {
+  return dot(a, ia * d, b, ib * d, d);
+}
+
 /** Asserts that f throws a PosencError whose message starts with prefix. */
 export function throwsNamed(assert, f, prefix) {
   assert.throws(f, (e) => e.name === 'PosencError' && e.message.startsWith(prefix),

@@ -1,7 +1,7 @@
 // Learned absolute tables through the package: .npy, .safetensors, JSON, lookup, similarity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builds, randomVec, dot, throwsNamed } from './abs-rel-helpers.mjs';
+import { builds, randomVec, dotRows as dot, throwsNamed } from './helpers.mjs';
 
 const COSINE_ABS = 1e-5;  // float32 dot / float64 norms
 
@@ -63,18 +63,18 @@ for (const [name, pe] of builds) {
     assert.deepEqual(Array.from(pe.tableFromSafetensors(file, { name: 'h.half' }).data), [1, -2]);
     // bf16 0x4049 = float32 bits 0x40490000 = 3.140625
     assert.deepEqual(Array.from(pe.tableFromSafetensors(file, { name: 'h.bf16' }).data), [1, 3.140625]);
-    throwsNamed(() => pe.tableFromSafetensors(file), 'name: required');
-    throwsNamed(() => pe.tableFromSafetensors(file, { name: 'wte.weight' }), "name: no tensor 'wte.weight'");
+    throwsNamed(assert, () => pe.tableFromSafetensors(file), 'name: required');
+    throwsNamed(assert, () => pe.tableFromSafetensors(file, { name: 'wte.weight' }), "name: no tensor 'wte.weight'");
   });
 
   test(`${name}: JSON tables, lookup with and without clamp`, () => {
     const t = pe.tableFromJSON('[[0, 1], [2, 3], [4, 5]]');
     assert.deepEqual(Array.from(pe.tableLookup(t, { positions: [2, 0] })), [4, 5, 0, 1]);
-    throwsNamed(() => pe.tableLookup(t, { positions: [3] }), 'positions: position 3 at index 0 is outside the table');
+    throwsNamed(assert, () => pe.tableLookup(t, { positions: [3] }), 'positions: position 3 at index 0 is outside the table');
     assert.deepEqual(Array.from(pe.tableLookup(t, { positions: [3, -1], clamp: true })), [4, 5, 0, 1]);
-    throwsNamed(() => pe.tableFromJSON('[[1, 2], [3]]'), 'json: row 1 must be an array of 2 numbers');
-    throwsNamed(() => pe.tableFromJSON('[[1, "a"]]'), 'json: entry [0][1] must be a finite number');
-    throwsNamed(() => pe.tableFromJSON('{'), 'json: not valid JSON');
+    throwsNamed(assert, () => pe.tableFromJSON('[[1, 2], [3]]'), 'json: row 1 must be an array of 2 numbers');
+    throwsNamed(assert, () => pe.tableFromJSON('[[1, "a"]]'), 'json: entry [0][1] must be a finite number');
+    throwsNamed(assert, () => pe.tableFromJSON('{'), 'json: not valid JSON');
   });
 
   test(`${name}: similarity of a table (cosine and dot) equals float64`, () => {
@@ -93,16 +93,16 @@ for (const [name, pe] of builds) {
   });
 
   test(`${name}: malformed files are named errors and the module stays usable`, () => {
-    throwsNamed(() => pe.tableFromNpy(new Uint8Array([1, 2, 3])), 'npy: not a .npy file');
-    throwsNamed(() => pe.tableFromNpy(npy('>f4', [1, 1], new Float32Array(1))), 'npy: big-endian');
-    throwsNamed(() => pe.tableFromNpy(npy('<f4', [4], new Float32Array(4))), 'npy: array must be 2-D');
-    throwsNamed(() => pe.tableFromNpy(npy('<f4', [2, 2], new Float32Array(3))), 'npy: data holds 12 bytes');
-    throwsNamed(() => pe.tableFromSafetensors(new Uint8Array(4)), 'safetensors: file too short');
+    throwsNamed(assert, () => pe.tableFromNpy(new Uint8Array([1, 2, 3])), 'npy: not a .npy file');
+    throwsNamed(assert, () => pe.tableFromNpy(npy('>f4', [1, 1], new Float32Array(1))), 'npy: big-endian');
+    throwsNamed(assert, () => pe.tableFromNpy(npy('<f4', [4], new Float32Array(4))), 'npy: array must be 2-D');
+    throwsNamed(assert, () => pe.tableFromNpy(npy('<f4', [2, 2], new Float32Array(3))), 'npy: data holds 12 bytes');
+    throwsNamed(assert, () => pe.tableFromSafetensors(new Uint8Array(4)), 'safetensors: file too short');
     const bad = safetensors({ x: ['I8', [1, 1], new Uint8Array(1)] });
-    throwsNamed(() => pe.tableFromSafetensors(bad), "safetensors: tensor 'x' has dtype I8");
-    throwsNamed(() => pe.tableFromNpy('nope'), 'npy: must be a Uint8Array or ArrayBuffer');
-    throwsNamed(() => pe.tableLookup({ rows: 2, cols: 2, data: new Float32Array(3) }, { positions: [0] }), 'table: length must equal');
-    throwsNamed(() => pe.tableSimilarity({ rows: 1, cols: 1, data: [1] }, { metric: 'l2' }), "metric: must be one of 'cosine', 'dot'");
+    throwsNamed(assert, () => pe.tableFromSafetensors(bad), "safetensors: tensor 'x' has dtype I8");
+    throwsNamed(assert, () => pe.tableFromNpy('nope'), 'npy: must be a Uint8Array or ArrayBuffer');
+    throwsNamed(assert, () => pe.tableLookup({ rows: 2, cols: 2, data: new Float32Array(3) }, { positions: [0] }), 'table: length must equal');
+    throwsNamed(assert, () => pe.tableSimilarity({ rows: 1, cols: 1, data: [1] }, { metric: 'l2' }), "metric: must be one of 'cosine', 'dot'");
     assert.equal(pe.tableFromNpy(npy('<f4', [1, 1], new Float32Array([7]))).data[0], 7);
   });
 }

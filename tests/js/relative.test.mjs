@@ -1,7 +1,7 @@
 // Relative encodings through the package: T5, Shaw, Transformer-XL, DeBERTa v2, TUPE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builds, randomVec, dot, throwsNamed } from './abs-rel-helpers.mjs';
+import { builds, randomVec, dotRows as dot, throwsNamed } from './helpers.mjs';
 
 const SCORE_ABS_PER_D = 1e-5;  // float32 dot products of entries in [-1, 1), per channel
 
@@ -90,18 +90,18 @@ for (const [name, pe] of builds) {
   });
 
   test(`${name}: relative entry points reject bad input and stay usable`, () => {
-    throwsNamed(() => pe.t5RelativePositionBucket(0, { num_buckets: 1, bidirectional: false }), 'num_buckets: must be an integer in [2,');
-    throwsNamed(() => pe.t5RelativePositionBucket(0, { num_buckets: 2 }), 'num_buckets: must be >= 4 when bidirectional');
-    throwsNamed(() => pe.t5Buckets({ q_len: 2, max_distance: 8 }), 'max_distance: must be > 8');
-    throwsNamed(() => pe.t5Bias({ table: new Float32Array(32), num_heads: 0, q_len: 2 }), 'heads: must be an integer in [1, 1024] (got 0)');
-    throwsNamed(() => pe.t5Bias({ table: new Float32Array(31), num_heads: 1, q_len: 2 }), 'table: length must equal');
-    throwsNamed(() => pe.shawScores({ q: [1], table_k: [1], q_len: 1, d: 1, max_relative_position: 2 }), 'table_k: length must equal');
-    throwsNamed(() => pe.xlScores({ q: [1], k: [1], r: [1], qlen: 2, klen: 1, d: 1 }), 'klen: must be an integer in [2, 8192] (got 1)');
-    throwsNamed(() => pe.xlPositionEmbedding({ klen: 3, d: 3 }), 'd: must be even (got 3)');
-    throwsNamed(() => pe.debertaScores({ q: [1], k: [1], seq: 1, d: 1 }), 'max_relative_positions: must be >= 1');
-    throwsNamed(() => pe.debertaRelativePositions({ q_len: 2, position_buckets: 256, max_relative_positions: 100 }), 'max_relative_positions: must be > position_buckets/2 + 1');
-    throwsNamed(() => pe.tupePositionScores({ p: [1], u_q: [1], u_k: [1], n: 1, d_model: 1, heads: 0, head_dim: 1 }), 'heads: must be an integer in [1, 1024] (got 0)');
-    throwsNamed(() => pe.t5RelativePositionBucket(1.5), 'relative_position: must be an integer');
+    throwsNamed(assert, () => pe.t5RelativePositionBucket(0, { num_buckets: 1, bidirectional: false }), 'num_buckets: must be an integer in [2,');
+    throwsNamed(assert, () => pe.t5RelativePositionBucket(0, { num_buckets: 2 }), 'num_buckets: must be >= 4 when bidirectional');
+    throwsNamed(assert, () => pe.t5Buckets({ q_len: 2, max_distance: 8 }), 'max_distance: must be > 8');
+    throwsNamed(assert, () => pe.t5Bias({ table: new Float32Array(32), num_heads: 0, q_len: 2 }), 'heads: must be an integer in [1, 1024] (got 0)');
+    throwsNamed(assert, () => pe.t5Bias({ table: new Float32Array(31), num_heads: 1, q_len: 2 }), 'table: length must equal');
+    throwsNamed(assert, () => pe.shawScores({ q: [1], table_k: [1], q_len: 1, d: 1, max_relative_position: 2 }), 'table_k: length must equal');
+    throwsNamed(assert, () => pe.xlScores({ q: [1], k: [1], r: [1], qlen: 2, klen: 1, d: 1 }), 'klen: must be an integer in [2, 8192] (got 1)');
+    throwsNamed(assert, () => pe.xlPositionEmbedding({ klen: 3, d: 3 }), 'd: must be even (got 3)');
+    throwsNamed(assert, () => pe.debertaScores({ q: [1], k: [1], seq: 1, d: 1 }), 'max_relative_positions: must be >= 1');
+    throwsNamed(assert, () => pe.debertaRelativePositions({ q_len: 2, position_buckets: 256, max_relative_positions: 100 }), 'max_relative_positions: must be > position_buckets/2 + 1');
+    throwsNamed(assert, () => pe.tupePositionScores({ p: [1], u_q: [1], u_k: [1], n: 1, d_model: 1, heads: 0, head_dim: 1 }), 'heads: must be an integer in [1, 1024] (got 0)');
+    throwsNamed(assert, () => pe.t5RelativePositionBucket(1.5), 'relative_position: must be an integer');
     assert.equal(pe.t5RelativePositionBucket(-8), 8);
   });
 }
