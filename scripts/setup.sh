@@ -53,4 +53,4 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   say "npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-say "ok (xsimd $major, $(em++ --version | head -1 | sed 's/ (.*//'), node $(node --version))"
+say "ok (xsimd $major, emcc $(em++ --version 2>/dev/null | sed -n '1s/.*) \([0-9.]*\).*/\1/p'), node $(node --version))"
