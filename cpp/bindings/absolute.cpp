@@ -17,11 +17,7 @@ SinusoidalLayout layout_of(int layout) {
 
 val sinusoid_t2t_js(val positions, int n, int d, double min_ts, double max_ts) {
   return guarded([&] {
-    detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-    detail::require_int_range("d", d, 1, kMaxHeadDim);
-    detail::require_output_cap("n_positions*d", 1LL * n * d);
-    const auto pos = positions_or_range(positions, n);
-    detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
+    const auto pos = table_positions(positions, n, d);
     std::vector<float> out(static_cast<std::size_t>(n) * d);
     sinusoid_t2t(pos.data(), pos.size(), d, min_ts, max_ts, out.data());
     return f32(out);

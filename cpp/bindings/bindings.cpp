@@ -75,11 +75,7 @@ val rope_apply_positions_js(val x, int seq, int heads, int head_dim, int rotary_
 
 val sinusoidal_js(val positions, int n, int d, double base, int layout) {
   return guarded([&] {
-    detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-    detail::require_int_range("d", d, 1, kMaxHeadDim);
-    detail::require_output_cap("n_positions*d", 1LL * n * d);
-    const auto pos = positions_or_range(positions, n);
-    detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
+    const auto pos = table_positions(positions, n, d);
     std::vector<float> out(static_cast<std::size_t>(n) * d);
     sinusoidal_table(pos.data(), pos.size(), d, base, static_cast<SinusoidalLayout>(layout), out.data());
     return f32(out);

@@ -66,6 +66,16 @@ inline std::vector<double> positions_or_range(const val& positions, int n) {
   return from_js<double>(positions);
 }
 
+/// Positions for a table of n rows of d channels (JS null/undefined → 0 … n−1), with the size checks.
+inline std::vector<double> table_positions(const val& positions, int n, int d) {
+  detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
+  detail::require_int_range("d", d, 1, kMaxHeadDim);
+  detail::require_output_cap("n_positions*d", 1LL * n * d);
+  auto pos = positions_or_range(positions, n);
+  detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
+  return pos;
+}
+
 /// A non-negative integer count ≤ 2^40 from a JS number.
 inline long long as_count(const char* name, double v) {
   if (!(std::isfinite(v) && v >= 0 && v <= 1099511627776.0 && std::floor(v) == v))

@@ -27,7 +27,7 @@ import {
 import { parseRopeConfig, rawScaling } from './rope_config.js';
 import { rawScheme, seededVector } from './engine.js';
 import type { AttentionResult, AttentionSchemeType, SchemeOptions } from './engine.js';
-import type { RopeScalingParams, RopeType } from './rope_config.js';
+import type { RopeConfigInfo, RopeScalingParams, RopeType } from './rope_config.js';
 
 export { PosencError };
 export type { AttentionResult, AttentionSchemeType, SchemeOptions };
@@ -179,18 +179,8 @@ export interface RopeScalingOptions extends RopeScalingParams {
   seq_len?: number;
 }
 
-/** Result of {@link Posenc.ropeFromConfig}. */
-export interface RopeFromConfig extends ScaledInvFreq {
-  rope_type: RopeType;
-  head_dim: number;
-  /** int(head_dim · partial_rotary_factor). */
-  rotary_dim: number;
-  partial_rotary_factor: number;
-  rope_theta: number;
-  max_position_embeddings: number | null;
-  /** The flat parameters that were computed with (see {@link Posenc.ropeInvFreqScaled}). */
-  params: RopeScalingParams;
-}
+/** Result of {@link Posenc.ropeFromConfig}: what was read from the config, and its frequencies. */
+export interface RopeFromConfig extends ScaledInvFreq, RopeConfigInfo {}
 
 /** ALiBi bias form: `'causal'` −m·(i−j) for j ≤ i and −∞ above the diagonal; `'symmetric'` −m·|i−j|. */
 export type AlibiMode = 'causal' | 'symmetric';
