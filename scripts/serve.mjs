@@ -1,4 +1,4 @@
-// Static server for the built site (build/site, made by `npm run build:site` from web/site with Vite).
+// Static server for the built site (build/site, made by scripts/build.sh from web/site with Vite).
 // Usage: node scripts/serve.mjs [port]   (port 0 picks a free one). Also imported by the end-to-end tests.
 // Every response carries a strict Content-Security-Policy (no 'unsafe-eval', no inline scripts, same origin only).
 import { createServer } from 'node:http';
