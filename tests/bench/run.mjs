@@ -5,14 +5,22 @@
 // Wasm figures are timed inside wasm on warm buffers (kernel time); the `api` lines time the public JS API,
 // which adds the copies of inputs into and results out of wasm memory.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import init from 'posenc';
 import { workloads } from './plain.mjs';
 
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 const native = fileURLToPath(new URL('../../build/native/posenc_native_bench', import.meta.url));
-const simd = await init(), scalar = await init({ simd: false });
-const raw = (pe) => pe.raw;  // the bench entry points are raw bindings, outside the typed API
+const simd = await init();
+// The kernels are timed by the bench modules (build/wasm-*/posenc-bench.{mjs,wasm}: the same core plus
+// cpp/bindings/bench.cpp), which are not part of the npm package.
+const benchModule = async (flavour) => {
+  const dir = new URL(`../../build/wasm-${flavour}/`, import.meta.url);
+  const factory = (await import(new URL('posenc-bench.mjs', dir).href)).default;
+  return factory({ wasmBinary: readFileSync(new URL('posenc-bench.wasm', dir)) });
+};
+const benchSimd = await benchModule('simd'), benchScalar = await benchModule('scalar');
 
 const stats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
@@ -22,12 +30,12 @@ const emit = (o) => console.log(JSON.stringify(o));
 
 // ---- machine limits (same run) ----
 const COPY_BYTES = 256 * 2 ** 20;
-const copyMs = stats(Array.from(raw(simd).benchCopy(COPY_BYTES, REPS))).median_ms;
+const copyMs = stats(Array.from(benchSimd.benchCopy(COPY_BYTES, REPS))).median_ms;
 const copyGBs = (2 * COPY_BYTES) / (copyMs * 1e6);  // read + write, like the workloads' byte counts
 // V8 compiles wasm with a baseline tier first and swaps in optimised code for later calls (no on-stack
 // replacement): every wasm entry point is called once untimed before it is measured.
-for (let i = 0; i < 3; i++) raw(simd).benchPeak(1e6);
-const peak = raw(simd).benchPeak(2e8);
+for (let i = 0; i < 3; i++) benchSimd.benchPeak(1e6);
+const peak = benchSimd.benchPeak(2e8);
 const peakGflops = peak.flops / (peak.ms * 1e6);
 const nat = (args) => JSON.parse(execFileSync(native, args.map(String), { encoding: 'utf8', maxBuffer: 1 << 26 }));
 const nCopy = stats(nat([REPS, 'copy', COPY_BYTES]).ms).median_ms;
@@ -45,8 +53,8 @@ const summary = [];
 for (const [name, setup] of Object.entries(workloads)) {
   const plain = setup();
   plain.run();
-  const size = raw(simd).benchRun(name, 0, []).size;  // also the untimed first call (see above)
-  raw(scalar).benchRun(name, 0, []);
+  const size = benchSimd.benchRun(name, 0, []).size;  // also the untimed first call (see above)
+  benchScalar.benchRun(name, 0, []);
   const idx = Array.from({ length: 64 }, (_, i) => Math.floor((i * 2654435761) % 2 ** 32 / 2 ** 32 * size));
   const expect = idx.map((i) => plain.at(i));
   const check = (impl, got) => {
@@ -61,8 +69,8 @@ for (const [name, setup] of Object.entries(workloads)) {
   const jsMs = [];
   for (let r = 0; r < REPS; r++) { const t0 = performance.now(); plain.run(); jsMs.push(performance.now() - t0); }
   rows['plain-js'] = stats(jsMs);
-  for (const [impl, pe] of [['wasm-simd', simd], ['wasm-scalar', scalar]]) {
-    const r = raw(pe).benchRun(name, REPS, idx);
+  for (const [impl, pe] of [['wasm-simd', benchSimd], ['wasm-scalar', benchScalar]]) {
+    const r = pe.benchRun(name, REPS, idx);
     check(impl, Array.from(r.sample));
     rows[impl] = { ...stats(Array.from(r.ms)), bytes: r.bytes };
   }
