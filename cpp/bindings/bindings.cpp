@@ -42,8 +42,9 @@ RopeShape shape_of(int seq, int heads, int head_dim, int rotary_dim, std::size_t
   return s;
 }
 
-// The two RoPE-apply entry points return a view of `scratch` (valid until the next call), not a copy: the TS
-// layer copies it at once into the caller's `out` or a fresh array, so a large call makes one JS copy, not two.
+// The RoPE-apply and attention-score entry points return a view of `scratch` (valid until the next call), not a
+// copy: the TS layer copies it at once into the caller's `out` or a fresh array, so a large call makes one JS copy,
+// not two, and none into a fresh array when the caller passes `out`.
 std::vector<float> scratch;
 
 val rope_apply_js(val x, int seq, int heads, int head_dim, int rotary_dim, int layout, val cos_t, val sin_t) {
@@ -97,7 +98,9 @@ val attention_scores_js(val q, val k, int seq, int head_dim, bool rope, double t
     o.layout = static_cast<RopeLayout>(layout);
     o.causal = causal;
     o.softmax = softmax;
-    return f32(attention_scores(qv.data(), kv.data(), seq, head_dim, o));
+    scratch.resize(static_cast<std::size_t>(seq) * seq);
+    attention_scores(qv.data(), kv.data(), seq, head_dim, o, scratch.data());
+    return val(emscripten::typed_memory_view(scratch.size(), scratch.data()));  // a view: see `scratch`
   });
 }
 

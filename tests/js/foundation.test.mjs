@@ -124,6 +124,10 @@ for (const [name, pe] of builds) {
       }
     }
     const p = pe.attentionScores({ q, k, seq, head_dim: d, causal: true, rope: { rope_theta: 10000 } });
+    const out = new Float32Array(seq * seq);
+    assert.equal(pe.attentionScores({ q, k, seq, head_dim: d, causal: true, rope: {}, out }), out);
+    assert.deepEqual(out, p);
+    throwsNamed(assert, () => pe.attentionScores({ q, k, seq, head_dim: d, out: new Float32Array(5) }), 'out: length must equal');
     const pre = pe.attentionScores({ q, k, seq, head_dim: d, causal: true, rope: {}, softmax: false });
     for (let i = 0; i < seq; i++) {
       let sum = 0;

@@ -138,6 +138,8 @@ export interface AttentionOptions {
   causal?: boolean;
   /** Row softmax of the scaled scores. Default true; false returns Q·Kᵀ/√head_dim. */
   softmax?: boolean;
+  /** Where to write the [seq, seq] result (a warm buffer reused across calls). Default: a new Float32Array. */
+  out?: Float32Array;
 }
 
 /** Options of {@link Posenc.textQK}. */
@@ -536,9 +538,9 @@ export class Posenc {
     const o = object('options', options);
     const seq = integer('seq', o.seq), d = integer('head_dim', o.head_dim);
     const rope = o.rope == null || o.rope === false ? null : object('rope', o.rope);
-    return check(this.raw.attentionScores(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array), seq, d,
+    return copyView(check(this.raw.attentionScores(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array), seq, d,
       rope !== null, number('rope.rope_theta', rope?.rope_theta ?? 10000), integer('rope.rotary_dim', rope?.rotary_dim ?? 0),
-      oneOf('rope.layout', rope?.layout ?? 'half_split', ROPE_LAYOUTS), Boolean(o.causal), o.softmax !== false));
+      oneOf('rope.layout', rope?.layout ?? 'half_split', ROPE_LAYOUTS), Boolean(o.causal), o.softmax !== false)), o.out);
   }
 
   /**

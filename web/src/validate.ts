@@ -64,7 +64,7 @@ export function writeOut(result: Float32Array, out: unknown): Float32Array {
   if (out === undefined) return result;
   if (!(out instanceof Float32Array)) throw new PosencError('out: must be a Float32Array');
   if (out.length !== result.length) {
-    throw new PosencError(`out: length must equal seq*heads*head_dim = ${result.length} (got ${out.length})`);
+    throw new PosencError(`out: length must equal the result's ${result.length} elements (got ${out.length})`);
   }
   out.set(result);
   return out;
