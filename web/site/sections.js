@@ -1,4 +1,4 @@
-import { compute } from './compute.js';
+import { compute, recycle } from './compute.js';
 // What each section draws. draw(run, ui): run(task, params) computes in the worker (tasks.js) and resolves with
 // the result, or undefined when a newer request superseded it.
 const L = (en, zh) => ({ en, zh });
@@ -39,7 +39,9 @@ export const sections = [
       const r = await run('s1Main', { text: ui.val('s1m-text'), seq, head_dim: ui.num('s1m-hd'), base: ui.num('s1m-base'), rope: ui.chk('s1m-rope'), causal: ui.chk('s1m-causal') });
       if (!r) return;
       if (r.tokens) this.tokens = r.tokens;
+      const previous = ui.$('s1m-map').data;
       ui.heat('s1m-map', r.scores, seq, seq, { rowLabels: this.tokens, colLabels: this.tokens, caption: L('softmax(q·kᵀ/√d): row = query, column = key', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键') });
+      if (previous && previous !== r.scores) recycle(previous);  // the heatmap no longer holds it
     },
   },
 

@@ -51,7 +51,11 @@ export function initState() {
   const q = new URLSearchParams(location.search);
   for (const el of controls()) if (q.has(el.id)) setValue(el, q.get(el.id));
   setLang(q.get('lang') ?? browserLang(), { write: false });
-  document.querySelector('main').addEventListener('input', () => writeUrl());
-  document.querySelector('main').addEventListener('change', () => writeUrl());
+  // Written shortly after the last change, not on every input event: each history.replaceState is a same-document
+  // navigation (several ms of main-thread work in Chromium), which would delay the figure being repainted.
+  let timer = 0;
+  const later = () => { clearTimeout(timer); timer = setTimeout(writeUrl, 200); };
+  document.querySelector('main').addEventListener('input', later);
+  document.querySelector('main').addEventListener('change', later);
   for (const b of document.querySelectorAll('[data-set-lang]')) b.addEventListener('click', () => setLang(b.dataset.setLang));
 }

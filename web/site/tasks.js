@@ -47,13 +47,13 @@ export const tasks = {
     for (let r0 = 0; r0 < n; r0++) for (let c = 0; c < n; c++) diff = Math.max(diff, Math.abs(sb[r0 * n + c] - sa[perm[r0] * n + perm[c]]));
     return { n, tokensA: a.tokens, tokensB: b.tokens, sa, sb, diff };
   },
-  s1Main(pe, { text, seq, head_dim, base, rope, causal }) {
+  s1Main(pe, { text, seq, head_dim, base, rope, causal }, ctx) {
     // q, k depend only on (text, seq, head_dim): keep the last ones (a base or mask change reuses them).
     const key = `${seq}|${head_dim}|${text}`;
     const fresh = this._s1Key !== key;
     if (fresh) { this._s1 = tokensQK(pe, text, seq, head_dim); this._s1Key = key; }
     const { tokens, q, k } = this._s1;
-    const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal });
+    const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal, out: ctx.take(seq * seq) });
     return { tokens: fresh ? tokens : null, key, scores }; // tokens only when they changed (less to clone)
   },
 
