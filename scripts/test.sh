@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): set-up, build, then every suite —
 #   ctest: Catch2 natively (SSE/AVX) and the same tests compiled to wasm (SIMD and scalar) under node;
+#   the Catch2 suite again natively under AddressSanitizer + UBSan;
 #   node --test: the npm package as a user imports it (tests/js) and the page in headless Chromium (tests/e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,5 +10,9 @@ bash scripts/setup.sh
 bash scripts/build.sh
 t1=$(date +%s)
 ctest --preset all
+# The same Catch2 suite natively under AddressSanitizer + UBSan (memory errors, e.g. in the file parsers).
+[ -f build/asan/CMakeCache.txt ] || cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$(nproc)" >build/asan.log 2>&1 || { cat build/asan.log; exit 1; }
+build/asan/posenc_tests
 node --test tests/js/*.test.mjs tests/e2e/*.test.mjs
 echo "[test] set-up + build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s"

@@ -106,3 +106,38 @@ for (const [name, pe] of builds) {
     assert.equal(pe.tableFromNpy(npy('<f4', [1, 1], new Float32Array([7]))).data[0], 7);
   });
 }
+
+// Untrusted files: seeded random mutations of valid .npy and .safetensors bytes (byte flips, truncation,
+// extension) must each either parse into a table of the stated shape or throw a PosencError — never crash the
+// module, hang, or return an inconsistent table.
+test('mutated .npy / .safetensors files: a table or a named error, never a crash', () => {
+  const pe = builds[0][1];
+  let state = 12345;
+  const rnd = (n) => { state = (Math.imul(state, 1103515245) + 12345) >>> 0; return state % n; };
+  const data = randomVec(6 * 4, 3);
+  const seeds = [
+    ['npy', npy('<f4', [6, 4], data), (b) => pe.tableFromNpy(b)],
+    ['safetensors', safetensors({ 'wpe.weight': ['F32', [6, 4], u8(data)] }), (b) => pe.tableFromSafetensors(b, { name: 'wpe.weight' })],
+  ];
+  let parsed = 0, rejected = 0;
+  for (const [, good, parse] of seeds) {
+    for (let t = 0; t < 3000; t++) {
+      let b = good.slice();
+      const kind = rnd(3);
+      if (kind === 0) for (let f = 1 + rnd(4); f > 0; f--) b[rnd(b.length)] = rnd(256);
+      else if (kind === 1) b = b.slice(0, rnd(b.length));
+      else { const ext = new Uint8Array(b.length + 1 + rnd(64)); ext.set(b); ext.fill(rnd(256), b.length); b = ext; }
+      try {
+        const r = parse(b);
+        assert.equal(r.data.length, r.rows * r.cols);
+        assert.ok(r.rows >= 1 && r.cols >= 1);
+        parsed++;
+      } catch (e) {
+        assert.equal(e.name, 'PosencError', String(e));
+        rejected++;
+      }
+    }
+  }
+  assert.ok(parsed > 0 && rejected > 0, `${parsed} parsed, ${rejected} rejected`);
+  assert.deepEqual(Array.from(pe.tableFromNpy(seeds[0][1]).data), Array.from(data));  // still usable
+});
