@@ -1,0 +1,21 @@
+// Compiled (not run) by tests/js/types.test.mjs: the published typings, used the way a TypeScript user would.
+import init, { PosencError, simdSupported } from 'posenc';
+import type { AttentionResult, Posenc, RopeLayout, SchemeOptions } from 'posenc';
+
+export async function main(): Promise<number> {
+  const pe: Posenc = await init({ simd: simdSupported() });
+  const layout: RopeLayout = 'half_split';
+  const { cos, sin }: { cos: Float32Array; sin: Float32Array } = pe.ropeTables({ rotary_dim: 8, positions: 3 });
+  const x: Float32Array = pe.ropeApply(new Float32Array(16), { seq: 2, head_dim: 8, layout });
+  const scheme: SchemeOptions = { type: 'rope', rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048 };
+  const r: AttentionResult = pe.attention({ scheme, text: 'a b c', head_dim: 8 });
+  const buckets: Int32Array = pe.t5Buckets({ q_len: 4 });
+  try {
+    pe.ropeInvFreq({ rotary_dim: 7 });
+  } catch (e) {
+    if (e instanceof PosencError) return e.param.length;
+  }
+  // @ts-expect-error: layout names are checked at compile time too
+  pe.ropeApply(x, { seq: 2, head_dim: 8, layout: 'sideways' });
+  return cos.length + sin.length + r.scores.length + buckets.length;
+}
