@@ -269,6 +269,11 @@ test('language switch: every section switches to Chinese and back', async () => 
   assert.match(await page.$eval('#s5-status', (el) => el.textContent), /用时/);
   assert.match(page.url(), /lang=zh/);
   await page.locator('#s4').screenshot({ path: shotPath('s4-zh') });
+  await page.locator('#s1m-map').scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));  // layout settles
+  const c = await page.$eval('#s1m-map', (el) => el.cellCentre(1, 2));
+  await page.mouse.move(c.x, c.y);
+  assert.match(await page.$eval('#s1m-map', (el) => el.shadowRoot.querySelector('.tip').textContent), /^行 1 .* · 列 2 /);
   await page.click('#lang-en'); await settled(page);
   assert.equal(await page.locator('#s1 h2').innerText(), '1 · Why position matters');
 });

@@ -189,7 +189,9 @@ export class PeHeatmap extends HTMLElement {
     this.hovered = { row: at.row, col: at.col, value };
     this._cursor = { row: at.row, col: at.col };
     const rl = this.rowLabels ? ` ${this.rowLabels[at.row]}` : '', cl = this.colLabels ? ` ${this.colLabels[at.col]}` : '';
-    tip.textContent = `row ${at.row}${rl} · col ${at.col}${cl}: ${fmt(value, 4)}`;
+    // Words of the read-out follow the nearest lang attribute (the page's, or one set on the element).
+    const zh = (this.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase().startsWith('zh');
+    tip.textContent = `${zh ? '行' : 'row'} ${at.row}${rl} · ${zh ? '列' : 'col'} ${at.col}${cl}: ${fmt(value, 4)}`;
     tip.dataset.value = String(value);
     const r = this.shadowRoot.querySelector('.wrap').getBoundingClientRect();
     tip.style.left = `${Math.min(clientX - r.left + 12, r.width - 150)}px`; tip.style.top = `${clientY - r.top + 12}px`;
