@@ -44,9 +44,14 @@ val multiplicative_js(val x, val p) {
     return f32(xv);
   });
 }
+
+val t2t_inv_timescales_js(int d, double min_ts, double max_ts) {
+  return guarded([&] { return f64(t2t_inv_timescales(d, min_ts, max_ts)); });
+}
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc_absolute) {
+  emscripten::function("t2tInvTimescales", &t2t_inv_timescales_js);
   emscripten::function("sinusoidT2T", &sinusoid_t2t_js);
   emscripten::function("sinusoidRecursive", &sinusoid_recursive_js);
   emscripten::function("sinusoidRotationMatrix", &sinusoid_rotation_matrix_js);

@@ -62,3 +62,14 @@ for (const [name, pe] of builds) {
     assert.equal(pe.sinusoidT2T({ positions: 1, d: 2 })[1], 1);
   });
 }
+
+for (const [name, pe] of builds) {
+  test(`${name}: t2tInvTimescales are the frequencies of sinusoidT2T`, () => {
+    const d = 16, h = d / 2, w = pe.t2tInvTimescales({ d });
+    assert.equal(w.length, h);
+    for (let i = 0; i < h; i++) assert.ok(Math.abs(w[i] - 10000 ** (-i / (h - 1))) <= 1e-15 * Math.max(1, w[i]));
+    const row = pe.sinusoidT2T({ positions: [3], d });  // [sin(3ω_0) … | cos(3ω_0) …]
+    for (let i = 0; i < h; i++) assert.ok(Math.abs(row[i] - Math.sin(3 * w[i])) <= 2 * ulpAt(Math.sin(3 * w[i])));
+    throwsNamed(assert, () => pe.t2tInvTimescales({ d: 0 }), 'd:');
+  });
+}

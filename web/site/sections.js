@@ -55,7 +55,8 @@ export const sections = [
       if (!r || !sh) return;
       ui.heat('s2-table', r.table, n, d, { caption: L('PE table: row = position, column = channel', '位置编码表：行 = 位置，列 = 通道'), xlabel: L('channel →', '通道 →'), ylabel: L('position ↓', '位置 ↓') });
       ui.heat('s2-sim', r.sim, n, n, { caption: L('similarity p_i · p_j', '相似度 p_i · p_j'), xlabel: 'j →', ylabel: 'i ↓' });
-      ui.lines('s2-wave', [{ y: r.wavelength, kind: 'points', label: L('wavelength 2π/ω_i (paper frequencies)', '波长 2π/ω_i（论文的频率）') }],
+      const freqs = layout === 't2t' ? L('tensor2tensor frequencies', 'tensor2tensor 的频率') : L('paper frequencies', '论文的频率');
+      ui.lines('s2-wave', [{ y: r.wavelength, kind: 'points', label: { en: `wavelength 2π/ω_i (${freqs.en})`, zh: `波长 2π/ω_i（${freqs.zh}）` } }],
         { caption: L('Wavelength of each channel pair, in tokens', '每对通道的波长（单位：token）'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') });
       ui.out('s2-pij', r.pij); ui.out('s2-pijs', r.pijs);
       const vec = ui.$('s2-shift-vec');

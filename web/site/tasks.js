@@ -66,7 +66,8 @@ export const tasks = {
     const simAll = pe.tableSimilarity(full, { metric: 'dot' });
     const sim = new Float32Array(n * n);
     for (let r = 0; r < n; r++) sim.set(simAll.subarray(r * big, r * big + n), r * n);
-    const inv = pe.ropeInvFreq({ rotary_dim: d - (d % 2), rope_theta: base });
+    const inv = layout === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base })
+      : pe.ropeInvFreq({ rotary_dim: d - (d % 2), rope_theta: base });  // the paper's base^(−2i/d)
     const wavelength = Float64Array.from(inv, (w) => (2 * Math.PI) / w);
     return { table: table.slice(0, n * d), sim, wavelength, pij: simAll[i * big + j], pijs: simAll[(i + s) * big + (j + s)] };
   },

@@ -735,6 +735,16 @@ export class Posenc {
   }
 
   /**
+   * The frequencies ω_i of {@link Posenc.sinusoidT2T} (⌊d/2⌋ values, float64): min_timescale ·
+   * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋.
+   */
+  t2tInvTimescales(options: { d: number; min_timescale?: number; max_timescale?: number }): Float64Array {
+    const o = object('options', options);
+    return check(this.raw.t2tInvTimescales(integer('d', o.d), number('min_timescale', o.min_timescale ?? 1),
+      number('max_timescale', o.max_timescale ?? 10000)));
+  }
+
+  /**
    * The paper's sinusoid generated recursively, p_{k+1} = R·p_k from p_0 = PE(0), for k = 0 … n−1: R is
    * block-diagonal with one rotation by ω_i = base^(−2i/d) per (sin_i, cos_i) pair. Runs in float64, rounded once:
    * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.

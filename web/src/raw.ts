@@ -52,6 +52,7 @@ export interface RawModule {
   axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
+  t2tInvTimescales(d: number, minTimescale: number, maxTimescale: number): Raw<Float64Array>;
   sinusoidT2T(positions: Float64Array | null, n: number, d: number, minTimescale: number, maxTimescale: number): Raw<Float32Array>;
   sinusoidRecursive(n: number, d: number, base: number, layout: number): Raw<Float32Array>;
   sinusoidRotationMatrix(d: number, base: number, layout: number): Raw<Float64Array>;
