@@ -9,14 +9,6 @@
 namespace posenc {
 namespace {
 
-void check_positions(const double* positions, std::size_t n) {
-  if (!positions) return;
-  for (std::size_t p = 0; p < n; ++p)
-    if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition)
-      detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
-                                    std::to_string(p) + ")");
-}
-
 // One t2t row: sines into o[0 … h−1], cosines into o[h … 2h−1], a zero in o[d−1] for odd d.
 void t2t_row(double pos, const double* omega, std::size_t h, std::size_t d, float* o, bool use_simd) {
   std::size_t i = 0;
@@ -81,7 +73,7 @@ void sinusoid_t2t(const double* positions, std::size_t n_positions, int d, doubl
   const auto omega = t2t_inv_timescales(d, min_timescale, max_timescale);
   detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
-  check_positions(positions, n_positions);
+  detail::require_positions("positions", positions, n_positions);
   kernels::sinusoid_t2t_simd(positions, n_positions, d, omega.data(), out);
 }
 

@@ -41,4 +41,11 @@ void require_output_cap(const char* what, long long elements) {
                    std::to_string(kMaxOutputElements));
   }
 }
+
+void require_positions(const char* param, const double* p, std::size_t n) {
+  if (!p) return;
+  for (std::size_t k = 0; k < n; ++k)
+    if (!std::isfinite(p[k]) || std::fabs(p[k]) > kMaxAbsPosition)
+      fail(param, "every position must be finite with |position| <= 2147483647 (index " + std::to_string(k) + ")");
+}
 }  // namespace posenc::detail

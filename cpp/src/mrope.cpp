@@ -4,17 +4,10 @@
 #include <string>
 
 #include "posenc/error.hpp"
+#include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"
 
 namespace posenc {
-namespace {
-void validate_positions(const char* name, const double* p, std::size_t n) {
-  for (std::size_t k = 0; k < n; ++k)
-    if (!std::isfinite(p[k]) || std::fabs(p[k]) > kMaxAbsPosition)
-      detail::fail(name, "every position must be finite with |position| <= 2147483647 (index " + std::to_string(k) + ")");
-}
-}  // namespace
-
 void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>& sec, const double* pos_t,
                   const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out) {
   if (inv_freq.empty()) detail::fail("inv_freq", "must not be empty");
@@ -28,9 +21,9 @@ void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>&
                                       std::to_string(sec[2]) + ")");
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * half);
-  validate_positions("positions_t", pos_t, n);
-  validate_positions("positions_h", pos_h, n);
-  validate_positions("positions_w", pos_w, n);
+  detail::require_positions("positions_t", pos_t, n);
+  detail::require_positions("positions_h", pos_h, n);
+  detail::require_positions("positions_w", pos_w, n);
   const double* streams[3] = {pos_t, pos_h, pos_w};
   std::size_t start = 0;
   for (int k = 0; k < 3; ++k) {
@@ -50,8 +43,8 @@ void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, cons
   detail::require_finite_positive("rope_theta", rope_theta);
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * (rotary_dim / 2));
-  validate_positions("positions_h", pos_h, n);
-  validate_positions("positions_w", pos_w, n);
+  detail::require_positions("positions_h", pos_h, n);
+  detail::require_positions("positions_w", pos_w, n);
   const std::size_t q = static_cast<std::size_t>(rotary_dim / 4), half = 2 * q;
   std::vector<double> phi(q);
   for (std::size_t k = 0; k < q; ++k) phi[k] = std::pow(rope_theta, -2.0 * double(k) / double(rotary_dim / 2));

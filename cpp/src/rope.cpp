@@ -9,15 +9,6 @@
 namespace posenc {
 namespace {
 
-void validate_positions(const double* positions, std::size_t n) {
-  for (std::size_t p = 0; p < n; ++p) {
-    if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition) {
-      detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
-                                    std::to_string(p) + ")");
-    }
-  }
-}
-
 int effective_rotary_dim(const RopeShape& s) { return s.rotary_dim == 0 ? s.head_dim : s.rotary_dim; }
 
 void validate_shape(const RopeShape& s) {
@@ -53,7 +44,7 @@ void rope_tables(const std::vector<double>& inv_freq, const double* positions, s
     if (!std::isfinite(f)) detail::fail("inv_freq", "every inverse frequency must be finite");
   detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n_positions * inv_freq.size()));
-  validate_positions(positions, n_positions);
+  detail::require_positions("positions", positions, n_positions);
   kernels::rope_tables_simd(inv_freq.data(), inv_freq.size(), positions, n_positions, cos_out, sin_out);
 }
 
@@ -83,46 +74,56 @@ void rope_apply_positions(const float* x, float* out, const RopeShape& shape, Ro
 
 namespace kernels {
 
-void rope_tables_scalar(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,
-                        float* cos_out, float* sin_out) {
-  for (std::size_t p = 0; p < n; ++p) {
-    for (std::size_t i = 0; i < half; ++i) {
+void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                         double scale, float* cos_out, float* sin_out, std::size_t stride) {
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::size_t i = 0; i < nfreq; ++i) {
       const double a = positions[p] * inv_freq[i];
-      cos_out[p * half + i] = static_cast<float>(std::cos(a));
-      sin_out[p * half + i] = static_cast<float>(std::sin(a));
+      cos_out[p * stride + i] = static_cast<float>(scale * std::cos(a));
+      sin_out[p * stride + i] = static_cast<float>(scale * std::sin(a));
     }
-  }
 }
 
-void rope_tables_simd(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,
-                      float* cos_out, float* sin_out) {
+void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                       double scale, float* cos_out, float* sin_out, std::size_t stride) {
 #if POSENC_SIMD
   using simd::dbatch;
   constexpr std::size_t W = dbatch::size;
   alignas(64) double cbuf[W], sbuf[W];
+  const dbatch sc(scale);
   for (std::size_t p = 0; p < n; ++p) {
     const dbatch m(positions[p]);
-    float* co = cos_out + p * half;
-    float* so = sin_out + p * half;
+    float* co = cos_out + p * stride;
+    float* so = sin_out + p * stride;
     std::size_t i = 0;
-    for (; i + W <= half; i += W) {
+    for (; i + W <= nfreq; i += W) {
       const auto cs = xsimd::sincos(m * dbatch::load_unaligned(inv_freq + i));
-      cs.first.store_aligned(sbuf);
-      cs.second.store_aligned(cbuf);
+      (sc * cs.first).store_aligned(sbuf);
+      (sc * cs.second).store_aligned(cbuf);
       for (std::size_t l = 0; l < W; ++l) {
         co[i + l] = static_cast<float>(cbuf[l]);
         so[i + l] = static_cast<float>(sbuf[l]);
       }
     }
-    for (; i < half; ++i) {
+    for (; i < nfreq; ++i) {
       const double a = positions[p] * inv_freq[i];
-      co[i] = static_cast<float>(std::cos(a));
-      so[i] = static_cast<float>(std::sin(a));
+      co[i] = static_cast<float>(scale * std::cos(a));
+      so[i] = static_cast<float>(scale * std::sin(a));
     }
   }
 #else
-  rope_tables_scalar(inv_freq, half, positions, n, cos_out, sin_out);
+  angle_tables_scalar(inv_freq, nfreq, positions, n, scale, cos_out, sin_out, stride);
 #endif
+}
+
+void rope_tables_scalar(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,
+                        float* cos_out, float* sin_out) {
+  angle_tables_scalar(inv_freq, half, positions, n, 1.0, cos_out, sin_out, half);
+}
+
+void rope_tables_simd(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,
+                      float* cos_out, float* sin_out) {
+  angle_tables_simd(inv_freq, half, positions, n, 1.0, cos_out, sin_out, half);
 }
 
 void rope_apply_scalar(const float* x, float* out, const RopeShape& s, RopeLayout layout, const float* cos_t,

@@ -6,7 +6,6 @@
 
 #include "posenc/error.hpp"
 #include "posenc/rope.hpp"
-#include "simd.hpp"
 
 namespace posenc {
 namespace {
@@ -18,13 +17,6 @@ std::string num(double v) { return detail::format_number(v); }
 void require_factor(const char* param, double v, const char* type) {
   if (std::isnan(v)) detail::fail(param, std::string("is required for rope_type '") + type + "'");
   if (!std::isfinite(v) || v < 1.0) detail::fail(param, "must be a finite number >= 1 (got " + num(v) + ")");
-}
-
-void validate_positions(const double* positions, std::size_t n) {
-  for (std::size_t p = 0; p < n; ++p)
-    if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition)
-      detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
-                                    std::to_string(p) + ")");
 }
 
 void validate_inv_freq(const std::vector<double>& inv_freq) {
@@ -216,7 +208,7 @@ void rope_tables_scaled(const std::vector<double>& inv_freq, double attention_sc
   detail::require_finite_positive("attention_scaling", attention_scaling);
   detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n_positions * inv_freq.size()));
-  validate_positions(positions, n_positions);
+  detail::require_positions("positions", positions, n_positions);
   kernels::angle_tables_simd(inv_freq.data(), inv_freq.size(), positions, n_positions, attention_scaling, cos_out,
                              sin_out, inv_freq.size());
 }
@@ -225,7 +217,7 @@ std::vector<float> rope_freqs_cis(const std::vector<double>& inv_freq, const dou
   validate_inv_freq(inv_freq);
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim", static_cast<long long>(2 * n * inv_freq.size()));
-  validate_positions(positions, n);
+  detail::require_positions("positions", positions, n);
   const std::size_t h = inv_freq.size();
   std::vector<float> c(n * h), s(n * h), out(2 * n * h);
   kernels::angle_tables_simd(inv_freq.data(), h, positions, n, 1.0, c.data(), s.data(), h);
@@ -236,48 +228,4 @@ std::vector<float> rope_freqs_cis(const std::vector<double>& inv_freq, const dou
   return out;
 }
 
-namespace kernels {
-
-void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
-                         double scale, float* cos_out, float* sin_out, std::size_t stride) {
-  for (std::size_t p = 0; p < n; ++p)
-    for (std::size_t i = 0; i < nfreq; ++i) {
-      const double a = positions[p] * inv_freq[i];
-      cos_out[p * stride + i] = static_cast<float>(scale * std::cos(a));
-      sin_out[p * stride + i] = static_cast<float>(scale * std::sin(a));
-    }
-}
-
-void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
-                       double scale, float* cos_out, float* sin_out, std::size_t stride) {
-#if POSENC_SIMD
-  using simd::dbatch;
-  constexpr std::size_t W = dbatch::size;
-  alignas(64) double cbuf[W], sbuf[W];
-  const dbatch sc(scale);
-  for (std::size_t p = 0; p < n; ++p) {
-    const dbatch m(positions[p]);
-    float* co = cos_out + p * stride;
-    float* so = sin_out + p * stride;
-    std::size_t i = 0;
-    for (; i + W <= nfreq; i += W) {
-      const auto cs = xsimd::sincos(m * dbatch::load_unaligned(inv_freq + i));
-      (sc * cs.first).store_aligned(sbuf);
-      (sc * cs.second).store_aligned(cbuf);
-      for (std::size_t l = 0; l < W; ++l) {
-        co[i + l] = static_cast<float>(cbuf[l]);
-        so[i + l] = static_cast<float>(sbuf[l]);
-      }
-    }
-    for (; i < nfreq; ++i) {
-      const double a = positions[p] * inv_freq[i];
-      co[i] = static_cast<float>(scale * std::cos(a));
-      so[i] = static_cast<float>(scale * std::sin(a));
-    }
-  }
-#else
-  angle_tables_scalar(inv_freq, nfreq, positions, n, scale, cos_out, sin_out, stride);
-#endif
-}
-}  // namespace kernels
 }  // namespace posenc

@@ -125,12 +125,7 @@ void sinusoidal_table(const double* positions, std::size_t n_positions, int d, d
   detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
   if (layout != SinusoidalLayout::interleaved && layout != SinusoidalLayout::concatenated)
     detail::fail("layout", "must be interleaved or concatenated");
-  if (positions) {
-    for (std::size_t p = 0; p < n_positions; ++p)
-      if (!std::isfinite(positions[p]) || std::fabs(positions[p]) > kMaxAbsPosition)
-        detail::fail("positions", "every position must be finite with |position| <= 2147483647 (index " +
-                                      std::to_string(p) + ")");
-  }
+  detail::require_positions("positions", positions, n_positions);
   kernels::sinusoidal_simd(positions, n_positions, d, base, layout, out);
 }
 

@@ -15,11 +15,6 @@ void validate(int rotary_dim, const XposOptions& o) {
   detail::require_finite_positive("gamma", o.gamma);
   detail::require_finite_positive("rope_theta", o.rope_theta);
 }
-void validate_positions(const char* name, const double* p, std::size_t n) {
-  for (std::size_t k = 0; k < n; ++k)
-    if (!std::isfinite(p[k]) || std::fabs(p[k]) > kMaxAbsPosition)
-      detail::fail(name, "every position must be finite with |position| <= 2147483647 (index " + std::to_string(k) + ")");
-}
 }  // namespace
 
 std::vector<double> xpos_zeta(int rotary_dim, double gamma) {
@@ -36,9 +31,9 @@ void xpos_tables(int rotary_dim, const XposOptions& o, const double* positions, 
   validate(rotary_dim, o);
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * (rotary_dim / 2));
-  validate_positions("positions", positions, n);
+  detail::require_positions("positions", positions, n);
   if (centred == nullptr) centred = positions;
-  validate_positions("centred", centred, n);
+  detail::require_positions("centred", centred, n);
   const auto zeta = xpos_zeta(rotary_dim, o.gamma);
   std::vector<double> inv(zeta.size()), lz(zeta.size()), ex(n);
   for (std::size_t i = 0; i < zeta.size(); ++i) {

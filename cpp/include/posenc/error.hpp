@@ -30,5 +30,7 @@ void require_even(const char* param, long long v);
 void require_finite_positive(const char* param, double v);
 void require_size(const char* param, std::size_t got, std::size_t expected);
 void require_output_cap(const char* what, long long elements);
+/// Every p[k] finite with |p[k]| <= kMaxAbsPosition (p may be nullptr: nothing to check).
+void require_positions(const char* param, const double* p, std::size_t n);
 }  // namespace detail
 }  // namespace posenc

@@ -60,6 +60,13 @@ void rope_apply_positions(const float* x, float* out, const RopeShape& shape, Ro
 namespace kernels {
 /// SIMD kernels (xsimd: SSE/AVX natively, wasm SIMD128 in the browser) and their scalar twins.
 /// No validation: callers pass consistent sizes. Exposed for tests and benchmarks.
+/// Strided angle tables: for p < n, i < nfreq: cos_out[p·stride + i] = float(scale·cos(pos_p·inv_i)),
+/// same for sin. SIMD kernel (xsimd float64 sincos) and its scalar twin. No validation.
+void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                       double scale, float* cos_out, float* sin_out, std::size_t stride);
+void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                         double scale, float* cos_out, float* sin_out, std::size_t stride);
+/// RoPE's tables: the angle tables with scale 1 and stride half.
 void rope_tables_simd(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,
                       float* cos_out, float* sin_out);
 void rope_tables_scalar(const double* inv_freq, std::size_t half, const double* positions, std::size_t n,

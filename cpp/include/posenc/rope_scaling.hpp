@@ -92,12 +92,4 @@ void rope_tables_scaled(const std::vector<double>& inv_freq, double attention_sc
 /// head by it is RoPE with RopeLayout::interleaved.
 std::vector<float> rope_freqs_cis(const std::vector<double>& inv_freq, const double* positions, std::size_t n_positions);
 
-namespace kernels {
-/// Strided angle tables: for p < n, i < nfreq: cos_out[p·stride + i] = float(scale·cos(pos_p·inv_i)),
-/// same for sin. SIMD kernel (xsimd float64 sincos) and its scalar twin. No validation.
-void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
-                       double scale, float* cos_out, float* sin_out, std::size_t stride);
-void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
-                         double scale, float* cos_out, float* sin_out, std::size_t stride);
-}  // namespace kernels
 }  // namespace posenc
