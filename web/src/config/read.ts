@@ -213,7 +213,7 @@ export function readConfig(config: unknown): ConfigPlan {
       : ['gptj', 'codegen', 'cohere', 'cohere2'].includes(mt) ? 'interleaved' : 'half_split';
   const mla = mlaRope === null ? null : {
     qk_rope_head_dim: mlaRope,
-    qk_nope_head_dim: posInt(`${tp}qk_nope_head_dim`, text.qk_nope_head_dim),
+    qk_nope_head_dim: opt(text.qk_nope_head_dim, (v) => posInt(`${tp}qk_nope_head_dim`, v)) ?? 128, // HF DeepseekV3Config default
     v_head_dim: opt(text.v_head_dim, (v) => posInt(`${tp}v_head_dim`, v)),
     rope_interleave: text.rope_interleave !== false,
   };

@@ -81,7 +81,7 @@ function located<T>(spec: RopeSpec, tp: string, f: () => T): T {
       : field === 'rotary_dim' || field === 'partial_rotary_factor' ? spec.partial_rotary_factor_source ?? spec.head_dim_source
         : field === 'max_position_embeddings' || field === 'original_max_position_embeddings' ? `${tp}${field}`
           : `${spec.source}.${field}`;
-    throw new PosencError(`${path}: ${rule}`);
+    throw new PosencError(field === 'rotary_dim' ? `${path}: rotary_dim = int(head_dim * partial_rotary_factor) ${rule}` : `${path}: ${rule}`);
   }
 }
 
