@@ -68,6 +68,15 @@ const POSITION_KEYS = ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial
   'local_rope_theta', 'global_attn_every_n_layers', 'num_attention_heads', 'hidden_size', 'num_hidden_layers', 'text_config'];
 const NEAR_BUT_REAL = new Set(['v_head_dim', 'qk_head_dim', 'num_key_value_heads', 'hidden_sizes', 'n_head', 'n_embd', 'rope_type',
   'use_mrope', 'vision_config', 'audio_config', 'attn_logit_softcapping', 'layer_norm_eps', 'attention_type', 'attn_type']);
+/**
+ * Position defaults of HF config classes whose published config.json omits them (Gemma 3's multimodal checkpoints
+ * list only what differs from `Gemma3TextConfig`).
+ */
+const HF_DEFAULTS: Record<string, Obj> = {
+  gemma3_text: { num_attention_heads: 8, head_dim: 256, rope_theta: 1_000_000, rope_local_base_freq: 10_000, sliding_window_pattern: 6,
+    max_position_embeddings: 131_072 },
+};
+
 /** Layer types that never use RoPE (HF hybrid models: Gated DeltaNet, Mamba, short convolutions). */
 const NO_ROPE_TYPES = new Set(['linear_attention', 'mamba', 'conv']);
 
@@ -95,11 +104,17 @@ export function readConfig(config: unknown): ConfigPlan {
   }
   for (const k of Object.keys(text)) {
     if (POSITION_KEYS.includes(k) || NEAR_BUT_REAL.has(k)) continue;
-    const near = closest(k, POSITION_KEYS);
+    const near = closest(k, POSITION_KEYS, false);
     if (near) throw new PosencError(`${tp}${k}: unknown key (did you mean '${near}'?)`);
   }
   const model_type = typeof text.model_type === 'string' ? text.model_type : typeof c.model_type === 'string' ? c.model_type : null;
   const mt = model_type ?? '';
+  const defaults = HF_DEFAULTS[mt] ?? {};
+  const filled = Object.keys(defaults).filter((k) => text[k] === undefined);
+  if (filled.length) {
+    warnings.push(`${tp}: ${filled.map((k) => `${k} = ${defaults[k]}`).join(', ')} not in the config: the defaults of HF's ${mt} config class`);
+    text = { ...text, ...Object.fromEntries(filled.map((k) => [k, defaults[k]])) };
+  }
   const nLayers = opt(text.num_hidden_layers, (v) => posInt(`${tp}num_hidden_layers`, v));
 
   // head_dim: MLA's rotary part, else head_dim, else hidden_size // num_attention_heads (GPT-J: n_embd // n_head)

@@ -14,11 +14,28 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The candidate nearest to `name` if it looks like a typo of it: at most 1 edit for names under 10 characters, 2 for
- * longer ones, case ignored; null otherwise.
+ * Other tools' names of Hugging Face position keys (llama.cpp GGUF metadata / CLI, exllama, Meta's params.json), so a
+ * key written the other tool's way gets the HF name suggested.
  */
-export function closest(name: string, candidates: readonly string[]): string | null {
+const ALIASES: Record<string, string> = {
+  rope_base: 'rope_theta', rope_freq_base: 'rope_theta', base: 'rope_theta', freq_base: 'rope_theta',
+  rope_scaling_type: 'rope_type', scaling_type: 'rope_type', rope_scale: 'factor', scaling_factor: 'factor',
+  rope_scaling_factor: 'factor', alpha_value: 'factor', n_ctx_orig: 'original_max_position_embeddings',
+  yarn_orig_ctx: 'original_max_position_embeddings', rope_scaling_original_context_length: 'original_max_position_embeddings',
+  original_seq_len: 'original_max_position_embeddings', yarn_beta_fast: 'beta_fast', yarn_beta_slow: 'beta_slow',
+  yarn_attn_factor: 'attention_factor', yarn_ext_factor: 'attention_factor', rope_dim: 'rotary_dim', n_rot: 'rotary_dim',
+  rope_dimension_count: 'rotary_dim', context_length: 'max_position_embeddings', max_seq_len: 'max_position_embeddings',
+  n_ctx: 'max_position_embeddings', nope_layer_interval: 'no_rope_layer_interval',
+};
+
+/**
+ * The candidate `name` stands for: its HF name if it is another tool's alias of a candidate, else the nearest candidate
+ * within 1 edit (names under 10 characters) or 2 (longer), case ignored; null otherwise. `aliases: false` for a whole
+ * config.json, where other model families use some alias names (GPT-2's n_ctx, MPT's max_seq_len) for their own keys.
+ */
+export function closest(name: string, candidates: readonly string[], aliases = true): string | null {
   const n = name.toLowerCase();
+  if (aliases && ALIASES[n] && candidates.includes(ALIASES[n])) return ALIASES[n];
   const limit = n.length < 10 ? 1 : 2;
   let best: string | null = null;
   let bestD = limit + 1;
