@@ -12,7 +12,7 @@ const sources = readFileSync(new URL('SOURCES.md', dir), 'utf8');
 
 test('the fixture set: every file has its source row', () => {
   assert.ok(files.length >= 12, `${files.length} fixtures`);
-  for (const f of files) assert.ok(sources.includes(`| ${f} |`), `${f} is listed in SOURCES.md`);
+  for (const f of [...files, 'not-rope/gpt2.json']) assert.ok(sources.includes(`| ${f} |`), `${f} is listed in SOURCES.md`);
 });
 
 for (const f of files) {
@@ -49,3 +49,8 @@ for (const f of files) {
     assert.equal(r.attention_scaling, 1);
   });
 }
+
+test('not-rope/gpt2.json: a model without RoPE is an error naming model_type, not an invented RoPE', () => {
+  const text = readFileSync(new URL('not-rope/gpt2.json', dir), 'utf8');
+  assert.throws(() => pe.ropeFromConfig(text), (e) => e.name === 'PosencError' && /^model_type: 'gpt2' uses learned absolute positions, not RoPE/.test(e.message));
+});

@@ -77,6 +77,15 @@ const HF_DEFAULTS: Record<string, Obj> = {
     max_position_embeddings: 131_072 },
 };
 
+/** Model types whose positions are not rotary (posenc has their schemes under other names). */
+const NOT_ROPE: Record<string, string> = {
+  gpt2: 'learned absolute positions', gpt_bigcode: 'learned absolute positions', opt: 'learned absolute positions',
+  bert: 'learned absolute positions', roberta: 'learned absolute positions', 'xlm-roberta': 'learned absolute positions',
+  distilbert: 'learned absolute positions', bart: 'learned absolute positions', whisper: 'sinusoidal / learned absolute positions',
+  t5: 'T5 relative-position buckets', mt5: 'T5 relative-position buckets', bloom: 'ALiBi', mpt: 'ALiBi',
+  deberta: 'DeBERTa relative positions', 'deberta-v2': 'DeBERTa relative positions',
+};
+
 /** Layer types that never use RoPE (HF hybrid models: Gated DeltaNet, Mamba, short convolutions). */
 const NO_ROPE_TYPES = new Set(['linear_attention', 'mamba', 'conv']);
 
@@ -109,6 +118,8 @@ export function readConfig(config: unknown): ConfigPlan {
   }
   const model_type = typeof text.model_type === 'string' ? text.model_type : typeof c.model_type === 'string' ? c.model_type : null;
   const mt = model_type ?? '';
+  if (NOT_ROPE[mt]) throw new PosencError(`${tp}model_type: '${mt}' uses ${NOT_ROPE[mt]}, not RoPE`);
+  if (text.alibi === true) throw new PosencError(`${tp}alibi: true means ALiBi, not RoPE`);
   const defaults = HF_DEFAULTS[mt] ?? {};
   const filled = Object.keys(defaults).filter((k) => text[k] === undefined);
   if (filled.length) {
