@@ -339,3 +339,13 @@ test('bad configs: PosencError naming the key path and the rule; nothing partial
   assert.deepEqual(yarnExtra.inv_freq, ok.inv_freq);
   assert.match(yarnExtra.warnings.join('\n'), /rope_scaling\.finetuned: ignored/);
 });
+
+test('Qwen3-Next (hybrid): linear_attention layers have no RoPE; full layers rotate a quarter of head_dim 256', () => {
+  const types = Array.from({ length: 8 }, (_, i) => ((i + 1) % 4 ? 'linear_attention' : 'full_attention'));
+  const r = pe.ropeFromConfig({ model_type: 'qwen3_next', head_dim: 256, hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 8,
+    partial_rotary_factor: 0.25, rope_theta: 10000000, max_position_embeddings: 262144, layer_types: types });
+  assert.deepEqual(r.layers.map((l) => l.rope), types.map((t) => t === 'full_attention'));
+  assert.equal(r.layer_types.linear_attention, false);
+  assert.deepEqual([r.head_dim, r.rotary_dim], [256, 64]);
+  close(r.inv_freq, theta(1e7, 64), REL, 'inv_freq');
+});

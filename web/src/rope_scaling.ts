@@ -81,10 +81,15 @@ export class RopeScalingApi extends Core {
    *   factor omitted → max_position_embeddings/original_max_position_embeddings (HF v5).
    * - `longrope`: 1/(ext_i·b^(2i/d)), ext = long_factor if seq_len > original_max_position_embeddings else short_factor;
    *   attention_scaling = attention_factor, else sqrt(1 + ln(factor)/ln(original)) with factor default max/original.
-   * - `llama3`: wavelength bands of original_max_position_embeddings/low_freq_factor (1) and /high_freq_factor (4).
+   * - `llama3`: wavelength bands of original_max_position_embeddings (required)/low_freq_factor (1) and /high_freq_factor
+   *   (4); equal factors (Llama 4) make a step: longer than the edge θ_i/factor, else θ_i.
+   * - `proportional` (Gemma 4 global layers): rotary_dim = the whole head; the first ⌊partial_rotary_factor·rotary_dim/2⌋
+   *   frequencies are b^(−2i/rotary_dim)/factor (factor default 1), the rest 0.
+   * The result also says what applied: effective_base, factor, yarn_correction_range, llama3_bands, longrope_factors.
    *
-   * Differences from HF: formulas in float64 (HF: float32 tensors); factor < 1, wrong list lengths and inverted
-   * band/beta parameters throw (HF warns). Feed the result to {@link Posenc.ropeTablesScaled}.
+   * Accuracy: exact in float64 (HF computes float32 tensors, up to ~6 float32 ulp off for llama3 and longrope).
+   * Differences from HF: factor < 1, wrong list lengths and inverted band/beta parameters throw (HF warns). Feed the
+   * result to {@link Posenc.ropeTablesScaled}.
    */
   ropeInvFreqScaled(options: RopeScalingOptions): ScaledInvFreq {
     const o = known('ropeInvFreqScaled', options, SCALING_KEYS);
