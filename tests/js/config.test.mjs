@@ -349,3 +349,23 @@ test('Qwen3-Next (hybrid): linear_attention layers have no RoPE; full layers rot
   assert.deepEqual([r.head_dim, r.rotary_dim], [256, 64]);
   close(r.inv_freq, theta(1e7, 64), REL, 'inv_freq');
 });
+
+test('vision 2-D axial RoPE from the config: Pixtral (odd frequencies on w) and the Qwen-VL vision tower', () => {
+  // mistral-community/pixtral-12b: Llava with a Pixtral vision tower
+  const r = pe.ropeFromConfig({ model_type: 'llava',
+    text_config: { model_type: 'mistral', head_dim: 128, hidden_size: 5120, num_attention_heads: 32, max_position_embeddings: 1024000, rope_theta: 1000000000.0 },
+    vision_config: { model_type: 'pixtral', head_dim: 64, hidden_size: 1024, image_size: 1024, num_attention_heads: 16, patch_size: 16, rope_theta: 10000.0 } });
+  assert.deepEqual(r.vision_rope, { variant: 'pixtral', rotary_dim: 64, rope_theta: 10000, max_patches_per_side: 64 });
+  close(r.inv_freq, theta(1e9, 128), REL, 'text');
+  const v = r.vision_rope;
+  const { cos, sin } = pe.axial2dTables({ rotary_dim: v.rotary_dim, rope_theta: v.rope_theta, variant: v.variant, grid: [2, 3] });
+  for (let p = 0; p < 6; p++) {
+    const [h, w] = [Math.floor(p / 3), p % 3];
+    for (let i = 0; i < 32; i++) {
+      const a = i < 16 ? h * 1e4 ** (-(2 * (2 * i)) / 64) : w * 1e4 ** (-(2 * (2 * (i - 16) + 1)) / 64);
+      assert.ok(Math.abs(cos[p * 32 + i] - Math.cos(a)) <= 2 ** -23 && Math.abs(sin[p * 32 + i] - Math.sin(a)) <= 2 ** -23, `p=${p} i=${i}`);
+    }
+  }
+  assert.deepEqual(pe.ropeFromConfig({ ...QWEN25_VL, vision_config: { ...QWEN25_VL.vision_config, hidden_size: 1280, num_heads: 16 } }).vision_rope,
+    { variant: 'qwen2_vl', rotary_dim: 80, rope_theta: 10000, max_patches_per_side: null });
+});

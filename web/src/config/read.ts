@@ -43,6 +43,8 @@ export interface ConfigPlan {
   mla: { qk_rope_head_dim: number; qk_nope_head_dim: number; v_head_dim: number | null; rope_interleave: boolean } | null;
   attn_temperature: { floor_scale: number; attn_scale: number } | null;
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
+  /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
+  vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   warnings: string[];
 }
 
@@ -247,7 +249,34 @@ export function readConfig(config: unknown): ConfigPlan {
     floor_scale: opt(text.floor_scale, (v) => finite(`${tp}floor_scale`, v)) ?? 8192,
     attn_scale: opt(text.attn_scale, (v) => finite(`${tp}attn_scale`, v)) ?? 0.1,
   } : null;
-  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, warnings };
+  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope: visionRopeOf(c, warnings), warnings };
+}
+
+/** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
+function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
+  const vc = c.vision_config;
+  if (!isObj(vc)) return null;
+  const mt = typeof c.model_type === 'string' ? c.model_type : '';
+  let r: NonNullable<ConfigPlan['vision_rope']>;
+  if (vc.model_type === 'pixtral') {
+    const side = vc.image_size != null && vc.patch_size != null
+      ? Math.floor(posInt('vision_config.image_size', vc.image_size) / posInt('vision_config.patch_size', vc.patch_size)) : null;
+    r = { variant: 'pixtral', rotary_dim: posInt('vision_config.head_dim', vc.head_dim),
+      rope_theta: opt(vc.rope_theta, (v) => finite('vision_config.rope_theta', v)) ?? 10000, max_patches_per_side: side };
+  } else if (/^qwen(2|2_5|3)_vl/.test(mt)) {
+    // HF Qwen2VisionTransformer: VisionRotaryEmbedding(head_dim // 2) with theta 10000 on (row, column)
+    const wk = vc.embed_dim != null ? 'embed_dim' : 'hidden_size';
+    if (vc[wk] == null || vc.num_heads == null) {
+      warnings.push('vision_config: no embed_dim / hidden_size and num_heads, so no vision_rope');
+      return null;
+    }
+    const rotary_dim = Math.floor(posInt(`vision_config.${wk}`, vc[wk]) / posInt('vision_config.num_heads', vc.num_heads));
+    r = { variant: 'qwen2_vl', rotary_dim, rope_theta: 10000, max_patches_per_side: null };
+  } else {
+    return null;
+  }
+  if (r.rotary_dim % 4) throw new PosencError(`vision_config: the vision head_dim ${r.rotary_dim} must be a multiple of 4 for 2-D axial RoPE`);
+  return r;
 }
 
 /** Validates one scaling dict: rope_type, required keys, value types; typos of its keys are errors, other keys warnings. */

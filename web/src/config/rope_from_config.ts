@@ -64,6 +64,12 @@ export interface RopeFromConfig extends ConfigRope {
   /** M-RoPE (Qwen2-VL / 2.5-VL / 3-VL): [t, h, w] frequency counts; interleaved for Qwen3-VL. */
   mrope_section: [number, number, number] | null;
   mrope_interleaved: boolean | null;
+  /**
+   * The vision tower's 2-D axial RoPE: Pixtral (`vision_config` head_dim, rope_theta, image_size/patch_size) or the
+   * Qwen-VL vision transformer (head_dim = embed_dim or hidden_size / num_heads, theta 10000); give it to
+   * {@link Posenc.axial2dTables} as `{ rotary_dim, rope_theta, variant }`. Null for other configs.
+   */
+  vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
   warnings: string[];
 }
@@ -147,7 +153,7 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   return {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
     mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
-    warnings,
+    vision_rope: plan.vision_rope, warnings,
   };
 }
 
