@@ -152,9 +152,9 @@ export class EngineApi extends Core {
   }
 
   /**
-   * Linear attention with RoPE (002_5ffd3aa96caf6015.txt eq. 28/29), φ = elu + 1 on q and k, half-split RoPE at
-   * positions 0 … seq−1. `naive` (28) divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
-   * `numerator_only` (29) divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
+   * Linear attention with RoPE (RoFormer §3.3; Su, kexue.fm/archives/8265), φ = elu + 1 on q and k, half-split RoPE at
+   * positions 0 … seq−1. `naive` divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
+   * `numerator_only` divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
    */
   linearAttentionRope(options: { q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>; seq: number; head_dim: number;
     v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {
