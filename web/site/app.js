@@ -2,10 +2,10 @@
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import './style.css';
-import './components/pe-heatmap.js';
-import './components/pe-lines.js';
-import './components/pe-vec2.js';
-import { fmt } from './components/fmt.js';
+import '../src/figures/blocks/pe-heatmap.js';
+import '../src/figures/blocks/pe-lines.js';
+import '../src/figures/blocks/pe-vec2.js';
+import { fmt } from '../src/figures/blocks/format.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';
