@@ -3,7 +3,8 @@
 #   build/native       core + Catch2 tests (g++)
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
-#   dist/              what npm ships: index.js + .d.ts (tsc), posenc-simd.{mjs,wasm}, posenc-scalar.{mjs,wasm}
+#   dist/              what npm ships: index.js + .d.ts (tsc), posenc-simd.{mjs,wasm}, posenc-scalar.{mjs,wasm},
+#                      figures.js + figures-worker.js + figures.d.ts (posenc/figures)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +22,6 @@ for v in simd scalar; do
   cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"
 done
 node_modules/.bin/tsc -p web/tsconfig.json
+node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"
