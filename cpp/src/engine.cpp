@@ -332,10 +332,8 @@ double permutation_change(const std::string& text, int i, int j, int heads, int 
       for (std::size_t y = 0; y < N; ++y) {
         const float sb = rb.scores[h * N * N + x * N + y];
         const float sa = ra.scores[h * N * N + std::size_t(perm[x]) * N + std::size_t(perm[y])];
-        if (std::isinf(sa) || std::isinf(sb)) {
-          if (sa != sb) worst = std::numeric_limits<double>::infinity();  // a mask moved
-          continue;
-        }
+        // A causal mask belongs to positions, not tokens: a pair masked in either order is not compared.
+        if (std::isinf(sa) || std::isinf(sb)) continue;
         worst = std::max(worst, std::fabs(double(sb) - double(sa)));
       }
   return worst;

@@ -188,6 +188,17 @@ TEST_CASE("Permutation check: zero without position encoding, non-zero for every
   CHECK_THROWS_WITH(permutation_change("a b", 0, 5, 1, 8, {}, false, 0), Catch::StartsWith("j: must be an integer in [0, 1]"));
 }
 
+TEST_CASE("Permutation check with causal masks: finite, exactly zero for none (issue 15)") {
+  for (int t = 0; t < 12; ++t) {
+    const double change = permutation_change("a b c d", 0, 1, 1, 8, scheme(AttentionScheme(t)), true, 0);
+    INFO(attention_scheme_name(AttentionScheme(t)) << ": " << change);
+    CHECK(std::isfinite(change));
+    if (AttentionScheme(t) == AttentionScheme::none) CHECK(change == 0.0);
+  }
+  // Unmasked pairs still see the scheme: swapping "cat" and "mouse" changes RoPE's scores among visible pairs.
+  CHECK(permutation_change("the cat chased the mouse", 1, 4, 2, 8, scheme(AttentionScheme::rope), true, 1) > 1e-3);
+}
+
 TEST_CASE("text_qkv head 0 equals text_qk") {
   const auto a = text_qk("the cat sat", 8, 9);
   const auto b = text_qkv("the cat sat", 3, 8, 9);
