@@ -1,5 +1,6 @@
 #include "posenc/absolute.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -71,8 +72,9 @@ std::vector<double> t2t_inv_timescales(int d, double min_timescale, double max_t
   // In log space: max/min and min²/max may overflow or vanish even when both timescales are finite.
   const double lmin = std::log(min_timescale), lmax = std::log(max_timescale);
   const double inc = (lmax - lmin) / double(h > 1 ? h - 1 : 1);
-  if (h > 1 && 2 * lmin - lmax > kLogMaxFrequency) {
-    detail::fail("min_timescale", "the largest frequency min_timescale^2/max_timescale must be <= 1e298 (got min_timescale " +
+  // ω runs from min (i = 0) to min²/max (i = h − 1): the larger of the two is the largest frequency.
+  if (std::max(lmin, h > 1 ? 2 * lmin - lmax : lmin) > kLogMaxFrequency) {
+    detail::fail("min_timescale", "the largest frequency max(min_timescale, min_timescale^2/max_timescale) must be <= 1e298 (got min_timescale " +
                                       detail::format_number(min_timescale) + ", max_timescale " + detail::format_number(max_timescale) + ")");
   }
   std::vector<double> omega(h);

@@ -162,6 +162,9 @@ Terms head_terms(const Mat& q, const Mat& k, int seq, int heads, int d, int h, c
       break;
     }
     case AttentionScheme::t5: {
+      // Checked before the seeded table is sized by it (t5_bias checks the rest, with the same words).
+      detail::require_int_range("scheme.num_buckets", s.num_buckets, 2, 1 << 20);
+      detail::require_output_cap("scheme.num_buckets*heads", 1LL * s.num_buckets * heads);
       const Mat table = seeded(seed, "t5_bias", 0, std::size_t(s.num_buckets) * heads, 1.0f);
       const Mat all = t5_bias(table.data(), s.num_buckets, heads, seq, seq, !causal, s.max_distance);
       t.emplace_back("content_content", dots(q, n, k, n, d, inv_sqrt));

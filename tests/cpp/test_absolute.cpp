@@ -131,6 +131,9 @@ TEST_CASE("t2t sinusoid at extreme timescales: finite, or refused (issue 15)") {
   // min²/max beyond 1e298: the angle pos·ω would overflow at long positions, refused.
   CHECK_THROWS_WITH(t2t_inv_timescales(8, 1e300, 1e-300), Catch::StartsWith("min_timescale: the largest frequency"));
   CHECK_THROWS_WITH(t2t_inv_timescales(8, 1.0, 5e-324), Catch::StartsWith("min_timescale:"));
+  // (fuzz finding) ω_0 = min_timescale itself beyond 1e298: 1e300·2^31 overflowed to ∞, sin ∞ = NaN.
+  CHECK_THROWS_WITH(t2t_inv_timescales(29, 1e300, 1.7976931348623157e308), Catch::StartsWith("min_timescale: the largest frequency"));
+  CHECK_THROWS_WITH(t2t_inv_timescales(2, 1e300, 1e300), Catch::StartsWith("min_timescale: the largest frequency"));
   // The recursive sinusoid's base: base^(−(d−2)/d) overflowed to ∞ (cos ∞ = NaN) for tiny bases.
   CHECK_THROWS_WITH(sinusoid_recursive(4, 8192, 5e-324), Catch::StartsWith("base: the largest frequency"));
   for (float x : sinusoid_recursive(4, 8, 1e-300)) CHECK(std::isfinite(x));

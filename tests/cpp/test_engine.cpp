@@ -251,3 +251,13 @@ TEST_CASE("Engine rejects bad input") {
   CHECK_THROWS_WITH(attention_scheme_from_name("fancy"), Catch::StartsWith("scheme.type: must be one of"));
   CHECK_THROWS_WITH(linear_attention_rope(x.data(), x.data(), x.data(), 2, 7, 1, false, 1e4, LinearForm::naive), Catch::StartsWith("head_dim:"));
 }
+
+TEST_CASE("Scheme sizes are checked before anything is sized by them (fuzz finding)") {
+  // A negative t5 num_buckets sized the seeded bias table: std::length_error instead of posenc::Error.
+  SchemeParams s;
+  s.type = AttentionScheme::t5;
+  s.num_buckets = -2;
+  const auto a = text_qkv("a b", 1, 8, 0);
+  CHECK(testutil::error_of([&] { attention(a.q.data(), a.k.data(), a.v.data(), 2, 1, 8, s, false, 0); })
+            .rfind("scheme.num_buckets: must be an integer in [2, 1048576] (got -2)", 0) == 0);
+}
