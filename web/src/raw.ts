@@ -1,4 +1,4 @@
-// The raw Embind functions of cpp/bindings/*.cpp. Internal: users call the typed API in index.ts.
+// The raw Embind functions of cpp/bindings/*.cpp. Internal: users call the typed API (one file per family, web/src/*.ts).
 // Each returns its result, or a string holding the C++ error message.
 export type Raw<T> = T | string;
 
