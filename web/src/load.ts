@@ -1,6 +1,8 @@
 // Loading the WebAssembly module: the SIMD build where supported, else the scalar build.
 import { PosencError } from './validate.js';
 import { Posenc } from './posenc.js';
+import { createGpu } from './gpu/index.js';
+import type { GpuMode } from './gpu/index.js';
 
 /** Options of {@link init}. */
 export interface InitOptions {
@@ -8,6 +10,13 @@ export interface InitOptions {
   simd?: boolean;
   /** The .wasm bytes, if you load them yourself (they must match the chosen build). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * WebGPU for `pe.gpu`: `'auto'` (default) — the GPU where one is available and a call is larger than the crossover
+   * measured on the adapter; `'require'` — always the GPU (init rejects without an adapter); `'off'` — wasm only.
+   */
+  gpu?: GpuMode;
+  /** The WebGPU entry point: default `navigator.gpu`; in Node e.g. `create([])` of the npm package `webgpu`. */
+  webgpu?: GPU | null;
 }
 
 // A 35-byte module using v128 instructions: WebAssembly.validate accepts it only where wasm SIMD works.
@@ -43,7 +52,9 @@ export async function init(options: InitOptions = {}): Promise<Posenc> {
   const wasmUrl = simd ? new URL('./posenc-simd.wasm', import.meta.url) : new URL('./posenc-scalar.wasm', import.meta.url);
   const factory = simd ? (await import('./posenc-simd.mjs')).default : (await import('./posenc-scalar.mjs')).default;
   const wasmBinary = options.wasmBinary ?? (await readWasm(wasmUrl));
-  return new Posenc(await factory({ wasmBinary }), simd);
+  const pe = new Posenc(await factory({ wasmBinary }), simd);
+  Object.defineProperty(pe, 'gpu', { value: await createGpu(pe, { gpu: options.gpu, webgpu: options.webgpu }), enumerable: true });
+  return pe;
 }
 
 export default init;

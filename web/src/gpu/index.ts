@@ -1,7 +1,7 @@
 // The WebGPU backend: asynchronous twins of the large wasm computations, with the wasm path as fallback.
 import type { AttentionOptions, Posenc, RopeLayout, RopeTableOptions, SinusoidalOptions } from '../index.js';
 import { PosencError } from '../validate.js';
-import { seededVector } from '../engine.js';
+import { seededVector } from '../decay.js';
 import { scoresGpu } from './attention.js';
 import { sweepGpu } from './decay.js';
 import type { Control } from './device.js';
