@@ -48,10 +48,8 @@ async function inBrowser(args) {
     await page.goto(`${base}/`);
     const out = await page.evaluate(async (work) => {
       const { default: init } = await import('/dist/index.js');
-      const { createGpu } = await import('/dist/gpu/index.js');
       const adapter = await navigator.gpu?.requestAdapter();
-      const pe = await init();
-      const gpu = await createGpu(pe, { gpu: adapter ? 'require' : 'auto' });
+      const gpu = (await init({ gpu: adapter ? 'require' : 'auto' })).gpu;
       const vec = (n, s) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + s) * 0.5);
       const results = [];
       for (const [name, o] of work) {
@@ -61,7 +59,7 @@ async function inBrowser(args) {
         results.push({ backend: r.backend, values: v.map((a) => Array.from(a, (x) => (x === -Infinity ? 'ninf' : x))) });
       }
       // the default policy ('auto'): GPU from the crossover measured on this adapter
-      const auto = await createGpu(pe);
+      const auto = (await init()).gpu;
       const a = await auto.ropeInnerProductSweep(work[0][1]);
       const cal = await auto.calibration('sweep');
       return { hasNavigatorGpu: 'gpu' in navigator, adapter: Boolean(adapter), available: gpu.available, name: gpu.adapter, results,

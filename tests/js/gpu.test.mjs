@@ -5,15 +5,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nodeWebgpu } from './gpu_env.mjs';
 import init, { PosencError } from 'posenc';
-import { createGpu } from '../../dist/gpu/index.js';
 import { randomVec } from './helpers.mjs';
-import { seededVector } from '../../dist/engine.js';  // the documented generator of 'random' vectors
+import { seededVector } from '../../dist/decay.js';  // the documented generator of 'random' vectors
 
 const { gpu, adapter } = await nodeWebgpu();
 const skip = adapter ? false : 'no WebGPU adapter in this Node (npm package `webgpu`, Vulkan driver): GPU tests skipped';
 if (skip) console.log(`# SKIP ${skip}`);
 const pe = await init();
-const g = adapter ? await createGpu(pe, { gpu: 'require', webgpu: gpu }) : null;
+const g = adapter ? (await init({ gpu: 'require', webgpu: gpu })).gpu : null;  // pe.gpu, as a user gets it
 
 /** Max |a − b| over all entries (−∞ = −∞ counts as 0). */
 function maxDiff(a, b) {
@@ -188,7 +187,7 @@ function capturing(real) {
 
 test('device lost mid-sweep (device.destroy()): the result still arrives via wasm, once with a notice; the next call gets a new device', { skip }, async () => {
   const cap = capturing(gpu);
-  const gl = await createGpu(pe, { gpu: 'require', webgpu: cap });
+  const gl = (await init({ gpu: 'require', webgpu: cap })).gpu;
   const o = { q: 'random', k: 'random', head_dim: 64, count: 2 ** 19 };
   const fractions = [];
   const r = await gl.ropeInnerProductSweep({ ...o, progress: (f) => { fractions.push(f); if (fractions.length === 1) cap.devices[0].destroy(); } });
@@ -203,7 +202,7 @@ test('device lost mid-sweep (device.destroy()): the result still arrives via was
 
 test('WebGPU errors (a failing createBuffer, as out of memory) and rows over the adapter limits fall back to wasm with one notice', { skip }, async () => {
   const cap = capturing(gpu);
-  const gl = await createGpu(pe, { gpu: 'require', webgpu: cap });
+  const gl = (await init({ gpu: 'require', webgpu: cap })).gpu;
   const dev = cap.devices[0];
   const create = dev.createBuffer.bind(dev);
   dev.createBuffer = () => { throw new RangeError('simulated: out of memory'); };
@@ -239,17 +238,23 @@ test('cancellation: an aborted call rejects with AbortError and computes nothing
   assert.ok(seen.every((f, i) => f > 0 && (i === 0 || f > seen[i - 1])));
 });
 
-test('modes: off and no WebGPU compute with wasm (identical results); auto follows the measured crossover', { skip }, async () => {
+test('Node without WebGPU, gpu: off, webgpu: null compute with wasm (identical results); bad modes are rejected', async () => {
   const o = { rotary_dim: 64, positions: 4096 };
-  for (const gw of [await createGpu(pe, { gpu: 'off', webgpu: gpu }), await createGpu(pe, { webgpu: null })]) {
+  assert.equal(pe.gpu.available, false, 'plain init() in Node: no navigator.gpu');
+  for (const gw of [pe.gpu, (await init({ gpu: 'off', webgpu: gpu })).gpu, (await init({ webgpu: null })).gpu]) {
     assert.equal(gw.available, false);
     const r = await gw.ropeTables(o);
     assert.equal(r.backend, 'wasm');
+    assert.equal(r.notice, undefined);
     assert.deepEqual(r.values, pe.ropeTables(o));
   }
-  await assert.rejects(createGpu(pe, { gpu: 'require', webgpu: null }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
-  await assert.rejects(createGpu(pe, { gpu: 'on' }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
-  const ga = await createGpu(pe, { gpu: 'auto', webgpu: gpu });
+  await assert.rejects(init({ gpu: 'require', webgpu: null }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
+  await assert.rejects(init({ gpu: 'on' }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
+});
+
+test('auto follows the crossover measured on this adapter', { skip }, async () => {
+  const o = { rotary_dim: 64, positions: 4096 };
+  const ga = (await init({ gpu: 'auto', webgpu: gpu })).gpu;
   const r = await ga.ropeTables(o);
   const cal = await ga.calibration('tables');
   assert.ok(cal.gpu_ms.every((t) => t > 0) && cal.wasm_ms > 0);
