@@ -6,3 +6,4 @@ bash scripts/setup.sh
 bash scripts/build.sh
 node tests/bench/run.mjs      # kernels: wasm SIMD / wasm scalar / plain JS / native
 node tests/bench/site.mjs     # the page: control change → repainted 512×512 heatmap in Chromium
+node tests/bench/gpu.mjs      # WebGPU (pe.gpu) vs wasm SIMD per workload and size, crossover; SwiftShader without a GPU
