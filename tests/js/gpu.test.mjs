@@ -33,6 +33,7 @@ function sweepRef(q, k, rot, interleaved, inv) {
     sumAbs += Math.hypot(hr[i], hi[i]);
   }
   for (let c = rot; c < q.length; c++) pass += q[c] * k[c];
+  sumAbs += Math.abs(pass);
   const at = (r) => {
     let s = pass;
     for (let i = 0; i < half; i++) s += hr[i] * Math.cos(r * inv[i]) + hi[i] * Math.sin(r * inv[i]);
@@ -44,7 +45,7 @@ function sweepRef(q, k, rot, interleaved, inv) {
 // Every 61st distance and the last 256 (the float64 reference costs 2·half trig calls per distance).
 const sample = (n) => [...Array.from({ length: Math.ceil(n / 61) }, (_, j) => j * 61), ...Array.from({ length: 256 }, (_, j) => n - 256 + j)];
 
-test('sweep at 2^20 distances: within 2.5e-7·Σ|h_i| + 1e-7·|value| of float64 (≤ 1e-4 for Σ|h_i| = 256)', { skip }, async () => {
+test('sweep at 2^20 distances, q = k = ones, Σ|h_i| = 256: within 1e-4 of float64', { skip }, async () => {
   const inv = pe.ropeInvFreq({ rotary_dim: 256 });
   const r = await g.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 256, count: 2 ** 20 });
   assert.equal(r.backend, 'webgpu');
@@ -57,7 +58,7 @@ test('sweep at 2^20 distances: within 2.5e-7·Σ|h_i| + 1e-7·|value| of float64
   console.log(`# sweep 2^20 × 128 frequencies, q = k = ones: max |GPU − float64| = ${worst.toExponential(2)}`);
 });
 
-test('sweep on random parameters (random/given q, k, layouts, partial rotary, scaled inv_freq, offsets) = float64 within tolerance', { skip }, async () => {
+test('sweep on random parameters (random/given q, k, layouts, partial rotary, scaled inv_freq, offsets): within 2.5e-7·(Σ|h_i| + |value|) of float64', { skip }, async () => {
   const scalings = [
     null,
     pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 64, factor: 8, rope_theta: 500000, original_max_position_embeddings: 4096 }).inv_freq,
@@ -78,12 +79,12 @@ test('sweep on random parameters (random/given q, k, layouts, partial rotary, sc
     let worst = 0, worstWasm = 0;
     for (const t of sample(o.count)) {
       const exact = ref.at(o.k_start - o.q_position + t);
-      const tol = 2.5e-7 * ref.sumAbs + 1e-7 * Math.abs(exact);
+      const tol = 2.5e-7 * (ref.sumAbs + Math.abs(exact));  // the stated bound
       worst = Math.max(worst, Math.abs(r.values[t] - exact) / tol);
-      worstWasm = Math.max(worstWasm, Math.abs(w[t] - exact) / tol);
+      worstWasm = Math.max(worstWasm, Math.abs(w[t] - exact) / (1e-5 * ref.sumAbs));  // the wasm path's stated bound
     }
     assert.ok(worst <= 1, `case ${c}: error ${worst.toFixed(2)}× the stated tolerance`);
-    assert.ok(worstWasm <= 1, `case ${c}: the reference itself disagrees with wasm (${worstWasm.toFixed(2)}×)`);
+    assert.ok(worstWasm <= 1, `case ${c}: the float64 reference disagrees with wasm (${worstWasm.toFixed(2)}×)`);
   }
 });
 
