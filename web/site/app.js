@@ -2,6 +2,7 @@
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import './style.css';
+import './live.js';
 import './components/pe-heatmap.js';
 import './components/pe-lines.js';
 import './components/pe-vec2.js';
