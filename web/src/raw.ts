@@ -149,7 +149,7 @@ export interface DebertaScoresRaw {
   c2c: Float32Array; c2p: Float32Array | null; p2c: Float32Array | null; score: Float32Array; scale: number;
 }
 
-/** The engine's scheme, every field present (web/src/engine.ts fills the defaults). */
+/** The engine's scheme, every field present (the typed attention method fills the defaults). */
 export interface RawScheme {
   type: string;
   base: number;
