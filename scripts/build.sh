@@ -5,7 +5,7 @@
 #   build/wasm-scalar  the same without SIMD
 #   dist/              what npm ships: the TypeScript API compiled by tsc (.js + source maps + .d.ts), node.js (the
 #                      Node entry), index.cjs (require()), glue.mjs (the Emscripten glue, one for both builds),
-#                      posenc-simd.wasm, posenc-scalar.wasm
+#                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +24,6 @@ cp build/wasm-simd/posenc.mjs dist/glue.mjs
 for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs dist/index.cjs
+node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

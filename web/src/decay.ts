@@ -63,7 +63,7 @@ function invFreqOf(raw: RawModule, o: Record<string, unknown>, rotaryDim: number
  * Seeded vectors for the decay sweeps: uniform in [−1, 1) from the documented generator
  * (splitmix64 stream with key seed XOR tag; value = (z >> 40)·2^-23 − 1).
  */
-function seededVector(seed: number, tag: number, n: number): Float32Array {
+export function seededVector(seed: number, tag: number, n: number): Float32Array {
   const M = (1n << 64n) - 1n;
   let z = (BigInt(seed) ^ BigInt(tag)) & M;
   const out = new Float32Array(n);

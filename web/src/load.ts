@@ -3,6 +3,8 @@
 import createPosencModule from './glue.mjs';
 import { PosencError } from './validate.js';
 import { Posenc } from './posenc.js';
+import { createGpu } from './gpu/index.js';
+import type { GpuMode } from './gpu/index.js';
 
 /** Options of {@link init}. */
 export interface InitOptions {
@@ -10,6 +12,13 @@ export interface InitOptions {
   simd?: boolean;
   /** The .wasm bytes, if you load them yourself (they must match the chosen build). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * WebGPU for `pe.gpu`: `'auto'` (default) — the GPU where one is available and a call is larger than the crossover
+   * measured on the adapter; `'require'` — always the GPU (init rejects without an adapter); `'off'` — wasm only.
+   */
+  gpu?: GpuMode;
+  /** The WebGPU entry point: default `navigator.gpu`; in Node e.g. `create([])` of the npm package `webgpu`. */
+  webgpu?: GPU | null;
 }
 
 // A 35-byte module using v128 instructions: WebAssembly.validate accepts it only where wasm SIMD works.
@@ -98,7 +107,9 @@ export async function load(options: InitOptions, read: (url: string) => Promise<
       return {};
     },
   })]);
-  return new Posenc(raw, simd);
+  const pe = new Posenc(raw, simd);
+  Object.defineProperty(pe, 'gpu', { value: await createGpu(pe, { gpu: options.gpu, webgpu: options.webgpu }), enumerable: true });
+  return pe;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Colour-blind-safe palettes, as 256-entry lookup tables (packed RGBA little-endian uint32 for ImageData).
 //   viridis  — sequential (perceptually uniform, readable in greyscale and by all common colour-vision deficiencies)
 //   rdbu     — diverging (ColorBrewer RdBu, listed as colour-blind safe), negative blue, zero white, positive red
-//   okabeIto — 8 categorical colours for curves (Okabe & Ito 2008)
+//   series   — categorical colours for curves: Okabe & Ito's hues (2008), darkened where needed so that every one has
+//              a contrast of at least 3:1 against the light background (WCAG 1.4.11); seriesDark for the dark theme
 const STOPS = {
   viridis: [[68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
     [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37]],
@@ -9,7 +10,8 @@ const STOPS = {
     [253, 219, 199], [244, 165, 130], [214, 96, 77], [178, 24, 43]],
 };
 
-export const okabeIto = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+export const series = ['#0072B2', '#D55E00', '#007A5A', '#A6488B', '#8A6100', '#000000', '#6A51A3'];
+export const seriesDark = ['#56B4E9', '#E69F00', '#2FD0A0', '#E58FC8', '#F0E442', '#FFFFFF', '#B0B0FF'];
 
 function sample(stops, t) {
   const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
