@@ -214,7 +214,7 @@ test('dynamic NTK: base at 2x max_position_embeddings is b·3^(d/(d−2)); the c
   const r = pe.ropeFromConfig(cfg, { seq_len: 8192 });
   assert.ok(Math.abs(r.effective_base / (1e4 * 3 ** (128 / 126)) - 1) < 1e-15);
   close(r.inv_freq, theta(r.effective_base, 128), REL, 'inv_freq');
-  assert.match(r.warnings.join('\n'), /recomputes inv_freq only when a sequence grows past/);
+  assert.match(r.warnings.join('\n'), /recomputes inv_freq from seq_len = max position \+ 1 each time it exceeds/);
   assert.equal(pe.dynamicNtkBase({ rotary_dim: 128, rope_theta: 1e4, factor: 2, max_position_embeddings: 4096, seq_len: 8192 }), r.effective_base);
 });
 

@@ -129,8 +129,10 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   const warnings = [...plan.warnings];
   for (const [t, r] of Object.entries(layer_types)) {
     if (r && r.rope_type === 'dynamic') {
-      warnings.push(`${r.source}: dynamic NTK (${t}) recomputes inv_freq only when a sequence grows past the longest cached one ` +
-        `(and resets once it is back within max_position_embeddings); effective_base is the base at seq_len = ${seq ?? 0}`);
+      warnings.push(`${r.source}: dynamic NTK (${t}) — HF recomputes inv_freq from seq_len = max position + 1 each time it ` +
+        'exceeds the longest seen so far (and restores the original once a sequence is back within max_position_embeddings); ' +
+        'keys already in the KV cache keep the angles of the base they were rotated with, so past max_position_embeddings ' +
+        `cached and new keys use different bases. effective_base is the base at seq_len = ${seq ?? 0}`);
     }
   }
   if (plan.mrope) {
