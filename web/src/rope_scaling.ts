@@ -168,8 +168,10 @@ export class RopeScalingApi extends Core {
    * ulp off for llama3 and longrope (~1e-7 relative elsewhere).
    * @throws PosencError naming the key path and the rule (`rope_parameters.full_attention.factor: must be a finite number
    * >= 1 (got 0.5)`, `rope_scaling.factr: unknown key for rope_type 'linear' (did you mean 'factor'?)`) for text that is
-   * not JSON, a non-object, wrong types, impossible values, missing required keys, typos of position keys, and
-   * an unknown rope_type (the message lists the known ones). Keys that do not affect positions are ignored.
+   * not JSON, a non-object, wrong types, impossible values, missing required keys, a typo of a scaling-dict key
+   * (also other tools' names: `rope_freq_base` → rope_theta), an unknown rope_type (the message lists the known ones),
+   * and model types without RoPE (GPT-2, BERT, T5, BLOOM, …). Keys that do not affect positions are ignored; a top-level
+   * key one or two edits from a position key is reported in `warnings`.
    */
   ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
     return ropeFromConfigOf(this.raw, config, options);

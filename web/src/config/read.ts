@@ -116,7 +116,8 @@ export function readConfig(config: unknown): ConfigPlan {
   for (const k of Object.keys(text)) {
     if (POSITION_KEYS.includes(k) || NEAR_BUT_REAL.has(k)) continue;
     const near = closest(k, POSITION_KEYS, false);
-    if (near) throw new PosencError(`${tp}${k}: unknown key (did you mean '${near}'?)`);
+    // reported, not fatal: a model family may have its own key next to ours; HF ignores it too
+    if (near) warnings.push(`${tp}${k}: ignored; did you mean '${near}'?`);
   }
   const model_type = typeof text.model_type === 'string' ? text.model_type : typeof c.model_type === 'string' ? c.model_type : null;
   const mt = model_type ?? '';
