@@ -208,7 +208,8 @@ export function readConfig(config: unknown): ConfigPlan {
     const prfDict = opt(d.partial_rotary_factor, (v) => finite(`${source}.partial_rotary_factor`, v));
     const o = spec.dict.original_max_position_embeddings as number | undefined;
     let orig: number | null = o ?? null;
-    if (spec.rope_type === 'longrope' && origTop !== null) orig = origTop; // Phi-3 keeps it at the top (HF gives it priority)
+    // HF standardize_rope_params: a top-level original_max_position_embeddings (Phi-3) wins over the flat dict's
+    if (!perType && origTop !== null && ['yarn', 'longrope', 'llama3'].includes(spec.rope_type)) orig = origTop;
     if (orig === null && ['yarn', 'longrope', 'llama3'].includes(spec.rope_type)) {
       if (maxPos === null) {
         throw new PosencError(`${source}.original_max_position_embeddings: required for rope_type '${spec.rope_type}' (and ${tp}max_position_embeddings is not set either)`);
@@ -250,7 +251,8 @@ export function readConfig(config: unknown): ConfigPlan {
     floor_scale: opt(text.floor_scale, (v) => finite(`${tp}floor_scale`, v)) ?? 8192,
     attn_scale: opt(text.attn_scale, (v) => finite(`${tp}attn_scale`, v)) ?? 0.1,
   } : null;
-  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope: visionRopeOf(c, warnings), warnings };
+  const vision_rope = visionRopeOf(c, warnings);
+  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, warnings: [...new Set(warnings)] };
 }
 
 /** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
