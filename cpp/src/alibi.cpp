@@ -69,9 +69,18 @@ void alibi_bias_simd(double m, int q_len, int k_len, int offset, bool causal, fl
     const long long delta = static_cast<long long>(t) - static_cast<long long>(base);
     w[t] = causal && delta > 0 ? ninf : static_cast<float>(-m * std::fabs(double(-delta)));
   }
-  for (int i = 0; i < q_len; ++i)
-    std::memcpy(out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len), w.data() + (q_len - 1 - i),
-                sizeof(float) * static_cast<std::size_t>(k_len));
+  for (int i = 0; i < q_len; ++i) {
+    const float* src = w.data() + (q_len - 1 - i);
+    float* dst = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len);
+    std::size_t j = 0;
+#if POSENC_SIMD  // vector copy: wasm's memcpy without bulk memory moves 8 bytes at a time
+    using simd::fbatch;
+    for (; j + 4 * fbatch::size <= static_cast<std::size_t>(k_len); j += 4 * fbatch::size)
+      for (std::size_t u = 0; u < 4; ++u)
+        fbatch::load_unaligned(src + j + u * fbatch::size).store_unaligned(dst + j + u * fbatch::size);
+#endif
+    std::memcpy(dst + j, src + j, sizeof(float) * (static_cast<std::size_t>(k_len) - j));
+  }
 }
 }  // namespace kernels
 }  // namespace posenc
