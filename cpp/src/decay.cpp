@@ -14,8 +14,9 @@ constexpr std::size_t kBlock = 128;  // distances per block (a multiple of every
 
 void validate_freqs(const std::vector<double>& inv_freq) {
   if (inv_freq.empty() || inv_freq.size() > 4096) detail::fail("inv_freq", "must hold 1 … 4096 frequencies (got " + std::to_string(inv_freq.size()) + ")");
+  // |θ| ≤ 1e298 keeps every angle r·θ finite for |r| ≤ 2^32 (an infinite angle has no cos/sin).
   for (double f : inv_freq)
-    if (!std::isfinite(f)) detail::fail("inv_freq", "every inverse frequency must be finite");
+    if (!(std::fabs(f) <= 1e298)) detail::fail("inv_freq", "every inverse frequency must be finite with |value| <= 1e298");
 }
 
 void validate_count(long long count) { detail::require_int_range("count", count, 0, kMaxSeqLen); }

@@ -1,10 +1,17 @@
-// Types and option normalisation of the attention engine and the decay sweeps (methods live on Posenc in index.ts).
+// The attention engine (cpp/src/engine.cpp): any scheme's attention with its terms kept apart, permutation tests,
+// linear attention with RoPE.
 import type { RawScheme } from './raw.js';
 import type { RopeScalingParams } from './rope_config.js';
 import { rawScaling } from './rope_config.js';
-import { PosencError, arrayOf, finiteOr, integer, object } from './validate.js';
+import { Core } from './core.js';
+import { PosencError, arrayOf, booleanOr, check, finiteOr, integer, number, object, oneOf, seedOf } from './validate.js';
 
-/** Scheme names of the engine (see cpp/include/posenc/engine.hpp for what each computes). */
+/**
+ * Scheme names of the engine, each as its paper defines it: sinusoidal (Vaswani et al. 2017), learned (BERT, GPT-2),
+ * multiplicative (x ⊙ p, in Su Jianlin's 2021 survey of position encodings), shaw (Shaw et al. 2018),
+ * transformer_xl (Dai et al. 2019), t5 (Raffel et al. 2020), deberta (He et al. 2021), tupe (Ke et al. 2021),
+ * rope (Su et al. 2021), alibi (Press et al. 2022), xpos (Sun et al. 2023).
+ */
 export type AttentionSchemeType = 'none' | 'sinusoidal' | 'learned' | 'multiplicative' | 'shaw' | 'transformer_xl' | 't5'
   | 'deberta' | 'tupe' | 'rope' | 'alibi' | 'xpos';
 
@@ -89,21 +96,72 @@ export function rawScheme(scheme: unknown, headDim: number, rotaryDimFor: (f: nu
   };
 }
 
-/**
- * Seeded vectors for the decay sweeps: uniform in [−1, 1) from the documented generator
- * (splitmix64 stream with key seed XOR tag; value = (z >> 40)·2^-23 − 1).
- */
-export function seededVector(seed: number, tag: number, n: number): Float32Array {
-  const M = (1n << 64n) - 1n;
-  let z = (BigInt(seed) ^ BigInt(tag)) & M;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    z = (z + 0x9E3779B97F4A7C15n) & M;
-    let r = z;
-    r = ((r ^ (r >> 30n)) * 0xBF58476D1CE4E5B9n) & M;
-    r = ((r ^ (r >> 27n)) * 0x94D049BB133111EBn) & M;
-    r ^= r >> 31n;
-    out[i] = Number(r >> 40n) * 2 ** -23 - 1;
+/** The attention engine: every scheme with its terms kept apart. */
+export class EngineApi extends Core {
+  /**
+   * Attention of any scheme with its terms kept apart (see {@link AttentionResult}; each scheme's formula is its
+   * paper's, listed at {@link AttentionSchemeType}). Content vectors come from `text`
+   * (seeded embeddings and projections per head, the generator of {@link Posenc.textQK}) or from `q`, `k`, `v`
+   * ([seq, heads, head_dim]). Scheme parameters that are not inputs (positional projections, relative tables,
+   * biases) are seeded from `seed` (default 0). Caps: seq ≤ 4096, heads·seq²·(terms + 2) ≤ 2^26.
+   * Accuracy: float32 dot products (relative error ≤ head_dim·2^-24); softmax rows sum to 1 within 1e-6.
+   */
+  attention(options: {
+    scheme: SchemeOptions; text?: string; q?: ArrayLike<number>; k?: ArrayLike<number>; v?: ArrayLike<number>;
+    seq?: number; heads?: number; head_dim: number; causal?: boolean; seed?: number;
+  }): AttentionResult {
+    const o = object('options', options);
+    const heads = integer('heads', o.heads ?? 1), d = integer('head_dim', o.head_dim), seed = seedOf(o.seed);
+    let tokens: string[] | null = null, q, k, v, seq: number;
+    if (o.text !== undefined) {
+      if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+      const t = check(this.raw.textQKV(o.text, heads, d, seed));
+      ({ tokens, q, k, v } = t);
+      seq = tokens.length;
+    } else {
+      seq = integer('seq', o.seq);
+      q = arrayOf('q', o.q, Float32Array);
+      k = arrayOf('k', o.k, Float32Array);
+      v = arrayOf('v', o.v, Float32Array);
+    }
+    const scheme = rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f)));
+    const r = check(this.raw.attention(q, k, v, seq, heads, d, scheme, booleanOr('causal', o.causal, false), seed));
+    return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output: r.output };
   }
-  return out;
+
+  /** q, k, v [tokens, heads, head_dim] of a text (head 0 of q and k equals {@link Posenc.textQK}). */
+  textQKV(options: { text: string; heads?: number; head_dim: number; seed?: number }) {
+    const o = object('options', options);
+    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+    return check(this.raw.textQKV(o.text, integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim), seedOf(o.seed)));
+  }
+
+  /**
+   * How much a scheme's raw scores change beyond a pure permutation when tokens i and j of `text` swap:
+   * max |S'[a][b] − S[π(a)][π(b)]| over all heads. Exactly 0 for `none`; > 0 where position matters
+   * (note: a swap that is a reflection of the whole sequence leaves symmetric biases like ALiBi's unchanged).
+   */
+  permutationChange(options: { scheme: SchemeOptions; text: string; i: number; j: number; heads?: number; head_dim: number;
+    causal?: boolean; seed?: number }): number {
+    const o = object('options', options);
+    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+    const d = integer('head_dim', o.head_dim);
+    return check(this.raw.permutationChange(o.text, integer('i', o.i), integer('j', o.j), integer('heads', o.heads ?? 1), d,
+      rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f))), booleanOr('causal', o.causal, false),
+      seedOf(o.seed)));
+  }
+
+  /**
+   * Linear attention with RoPE (RoFormer §3.3; Su, kexue.fm/archives/8265), φ = elu + 1 on q and k, half-split RoPE at
+   * positions 0 … seq−1. `naive` divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
+   * `numerator_only` divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
+   */
+  linearAttentionRope(options: { q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>; seq: number; head_dim: number;
+    v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {
+    const o = object('options', options);
+    const form = oneOf('form', o.form, { naive: 0, numerator_only: 1 });
+    return check(this.raw.linearAttentionRope(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array),
+      arrayOf('v', o.v, Float32Array), integer('seq', o.seq), integer('head_dim', o.head_dim), integer('v_dim', o.v_dim),
+      booleanOr('causal', o.causal, false), number('rope_theta', o.rope_theta ?? 10000), form));
+  }
 }

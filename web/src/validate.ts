@@ -2,6 +2,9 @@
 // starts with the parameter's name and states the rule.
 import type { Raw } from './raw.js';
 
+/** Position ids: a count n (meaning 0 … n−1) or explicit ids (finite, |id| ≤ 2^31 − 1). */
+export type Positions = number | ArrayLike<number>;
+
 /** Error thrown for bad input. `param` names the offending parameter. */
 export class PosencError extends Error {
   readonly param: string;
@@ -151,4 +154,13 @@ export function tableFromJsonValue(v: unknown): { rows: number; cols: number; da
     }
   }
   return { rows, cols, data };
+}
+
+/** A seed of the documented generators: an integer in [0, 2^53 − 1], default 0. */
+export function seedOf(v: unknown): number {
+  const seed = v ?? 0;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
+    throw new PosencError(`seed: must be an integer in [0, 2^53 - 1] (got ${String(seed)})`);
+  }
+  return seed;
 }

@@ -1,0 +1,79 @@
+// Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
+import { Core } from './core.js';
+import type { Positions } from './validate.js';
+import { PosencError, arrayOf, booleanOr, bytes, check, integer, object, oneOf, positionsArray, tableFromJsonValue } from './validate.js';
+
+/** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
+export interface PositionTable {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+export const METRICS: Record<'cosine' | 'dot', number> = { cosine: 0, dot: 1 };
+
+/** Learned absolute position tables. */
+export class LearnedApi extends Core {
+  /**
+   * Parses a 2-D `.npy` (NumPy format 1–3, dtype `<f4` or `<f8`, C order) into a table; float64 is rounded to
+   * float32. Malformed input throws `npy: …` (big-endian, Fortran order, other dtypes, not 2-D, truncated).
+   */
+  tableFromNpy(data: Uint8Array | ArrayBuffer): PositionTable {
+    return check(this.raw.tableFromNpy(bytes('npy', data)));
+  }
+
+  /**
+   * Reads the 2-D tensor `name` (F32, F64, F16 or BF16) of a `.safetensors` file, e.g. GPT-2's `wpe.weight`.
+   * Without a name the file must hold exactly one tensor. Errors start with `safetensors:` or `name:`.
+   */
+  tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
+    const o = object('options', options);
+    const name = o.name ?? '';
+    if (typeof name !== 'string') throw new PosencError('name: must be a string');
+    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), name));
+  }
+
+  /** The tensors a `.safetensors` header describes (name, dtype, shape), in file order. */
+  safetensorsTensors(data: Uint8Array | ArrayBuffer): { name: string; dtype: string; shape: number[] }[] {
+    return check(this.raw.safetensorsList(bytes('safetensors', data)));
+  }
+
+  /** A table from JSON text (or an already parsed value): a 2-D array [positions][dim] of finite numbers. */
+  tableFromJSON(json: string | unknown): PositionTable {
+    let v = json;
+    if (typeof json === 'string') {
+      try {
+        v = JSON.parse(json);
+      } catch (e) {
+        throw new PosencError(`json: not valid JSON (${(e as Error).message})`);
+      }
+    }
+    return tableFromJsonValue(v);
+  }
+
+  /**
+   * Rows of `table` at integer positions, [positions, cols]. A position < 0 or ≥ rows throws unless
+   * `clamp: true` clamps it to [0, rows − 1] (HF models raise an index error there).
+   */
+  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean }): Float32Array {
+    const t = tableArgs(table);
+    const o = object('options', options);
+    return check(this.raw.tableLookup(t.data, t.rows, t.cols, positionsArray('positions', o.positions), booleanOr('clamp', o.clamp, false)));
+  }
+
+  /**
+   * Similarity matrix [rows, rows] of a table's rows: `'cosine'` (default; a zero row gives 0) or `'dot'`.
+   * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|), float64 norms.
+   */
+  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
+    const t = tableArgs(table);
+    const o = object('options', options);
+    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, oneOf('metric', o.metric ?? 'cosine', METRICS)));
+  }
+
+}
+
+function tableArgs(table: PositionTable): PositionTable {
+  const t = object('table', table);
+  return { rows: integer('table.rows', t.rows), cols: integer('table.cols', t.cols), data: arrayOf('table.data', t.data, Float32Array) };
+}

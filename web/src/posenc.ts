@@ -1,0 +1,35 @@
+// The public API object: the methods of every family (one file each, named as in cpp/src) on one class.
+import { Core } from './core.js';
+import type { PosencGpu } from './gpu/index.js';
+import { AbsoluteApi } from './absolute.js';
+import { AlibiApi } from './alibi.js';
+import { AttentionApi } from './attention.js';
+import { DecayApi } from './decay.js';
+import { EngineApi } from './engine.js';
+import { LearnedApi } from './learned.js';
+import { MropeApi } from './mrope.js';
+import { RelativeApi } from './relative.js';
+import { RopeApi } from './rope.js';
+import { RopeScalingApi } from './rope_scaling.js';
+import { SinusoidalApi } from './sinusoidal.js';
+import { XposApi } from './xpos.js';
+
+const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
+  AttentionApi, EngineApi, DecayApi];
+
+/** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
+export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi {}
+export class Posenc extends Core {
+  /**
+   * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to
+   * `{ values, backend: 'webgpu' | 'wasm', notice? }` with wasm as fallback; see {@link PosencGpu} and `init({ gpu })`.
+   */
+  declare readonly gpu: PosencGpu;
+}
+
+for (const family of FAMILIES) {
+  for (const name of Object.getOwnPropertyNames(family.prototype)) {
+    if (name !== 'constructor') Object.defineProperty(Posenc.prototype, name, Object.getOwnPropertyDescriptor(family.prototype, name)!);
+  }
+}
