@@ -15,7 +15,7 @@ export function apiWorkloads(pe) {
     return b;
   };
   const i32 = (n) => (zeroCopy ? pe.alloc(Int32Array, n) : new Int32Array(n));
-  const view = (b) => (zeroCopy ? b.array : b);
+  const view = (b) => (ArrayBuffer.isView(b) ? b : b.array);  // a result array or a wasm buffer
   return {
     zeroCopy,
     workloads: {
