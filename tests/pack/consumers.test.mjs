@@ -96,6 +96,11 @@ test('Node CommonJS: require("posenc") works where Node can require ES modules, 
   assert.match(old.stderr, /PosencError\]?: require: posenc is an ES module .*await import\('posenc'\)/);
 });
 
+test("README's per-figure parameter tables are those describeFigure() gives (scripts/figure-docs.mjs --check)", () => {
+  const r = run('node', ['scripts/figure-docs.mjs', '--check'], repo);
+  assert.equal(r.status, 0, r.output);
+});
+
 for (const resolution of ['bundler', 'nodenext']) {
   test(`TypeScript --strict, moduleResolution ${resolution}: the consumer type-checks and a misuse is rejected`, () => {
     const r = run(bin('tsc'), ['-p', `tsconfig.${resolution}.json`], dir);
