@@ -16,13 +16,14 @@ function startWorker() {
     let w;
     try {
       // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // the browser refuses a cross-origin worker script (it throws), so a blob: module imports it (CSP: worker-src
-      // blob:). That URL is formed from the string, not new URL(…, import.meta.url), which bundlers would chase.
+      // the browser refuses a cross-origin worker script (it throws), so a blob: module imports it dynamically (a
+      // dynamic import is checked against script-src, which lists the CDN; a static one would need it in worker-src).
+      // That URL is formed from the string, not new URL(…, import.meta.url), which bundlers would chase.
       try {
         w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
       } catch {
         const href = import.meta.url.replace(/[^/]*$/, WORKER.slice(2));
-        w = new Worker(URL.createObjectURL(new Blob([`import ${JSON.stringify(href)};`], { type: 'text/javascript' })), { type: 'module' });
+        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(href)});`], { type: 'text/javascript' })), { type: 'module' });
       }
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
