@@ -14,9 +14,8 @@ function transferables(x, out = new Set()) {
   return [...out];
 }
 
-let pe;
-try { pe = await init(); } catch (e) { self.postMessage({ ready: true, error: e.message }); }
-if (pe) {
+// No top-level await: bundlers build workers as classic scripts by default (Vite: format 'iife'), which cannot hold one.
+init().then((pe) => {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { cancelled.add(data.cancel); return; }
     const { id, name, params } = data;
@@ -33,4 +32,4 @@ if (pe) {
     } finally { cancelled.delete(id); }
   };
   self.postMessage({ ready: true });
-}
+}, (e) => self.postMessage({ ready: true, error: e.message }));
