@@ -13,7 +13,7 @@ import { fmt } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
-import { run } from './engine.js';
+import { run, engineInfo } from './engine.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -90,6 +90,8 @@ export class PosencFigure extends Base {
   get ready() { return this._deferred.promise; }
   get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }
   set lang(v) { this.setAttribute('lang', v); }
+  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
+  get engine() { return engineInfo.kind; }
   /** The current parameter values (parsed; throws FigureError for a bad attribute). */
   get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
 
