@@ -13,6 +13,7 @@ import init from 'posenc';
 import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
+import { csvRows } from './csv.mjs';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -102,18 +103,6 @@ const REF = {
   explorer: () => { const r = pe.attention({ scheme: { type: 'rope' }, text: 'the cat chased the mouse under the old table', heads: 4, head_dim: 32, causal: true, seed: 0 });
     return { panel: 'A', values: r.probs.slice(0, r.seq * r.seq) }; },
 };
-
-/** Rows of one panel (and series) of a figure's CSV: [{x, value, value2, row, col}]. */
-function csvRows(csv, panel, series) {
-  const lines = csv.trim().split('\n'), head = lines.find((l) => !l.startsWith('#')).split(',');
-  const rows = lines.filter((l) => !l.startsWith('#')).slice(1).map((l) => {
-    const cells = []; let cur = '', q = false;
-    for (const ch of l) { if (ch === '"') q = !q; else if (ch === ',' && !q) { cells.push(cur); cur = ''; } else cur += ch; }
-    cells.push(cur);
-    return Object.fromEntries(head.map((h, i) => [h, cells[i]]));
-  });
-  return rows.filter((r) => r.panel === panel && (series === undefined || r.series === series));
-}
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
   assert.equal(figureNames.length, 20);

@@ -34,6 +34,7 @@ input, select, textarea, button { font: inherit; font-size: 13px; color: inherit
 input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textarea { width: 100%; font: 12px ui-monospace, monospace; }
 :focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
 .panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
+.panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
 .panels > pe-lines { flex: 1 1 100%; min-width: 0; }
 .readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
 .readouts p { margin: 2px 0; }
@@ -82,7 +83,7 @@ export class PosencFigure extends Base {
     }, { rootMargin: '200px' }) : null;
   }
 
-  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else { this._visible = true; this._schedule(); } }
+  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
   disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
   attributeChangedCallback() { this._schedule(); }
 
@@ -136,12 +137,15 @@ export class PosencFigure extends Base {
     this.shadowRoot.querySelector('.readouts').replaceChildren();
     this.shadowRoot.querySelector('.tables').replaceChildren();
     this._last = null;
-    console.error(`<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`);
+    const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
+    if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
+    this._logged = msg;
     this._settle(e);
   }
 
   async _update() {
-    if (!this._visible) return;
+    // Title, takeaway, controls and parameter errors at once (no wasm needed): the figure has nearly its final height
+    // before it paints, so the page does not jump. The computation waits until the figure is near the viewport.
     const name = this.getAttribute('figure');
     let def, p;
     try {
@@ -151,6 +155,7 @@ export class PosencFigure extends Base {
     } catch (e) { this._chrome(def); this._controls(def, null); this._showError(e); return; }
     this._controls(def, p);
     this.shadowRoot.querySelector('.error').hidden = true;
+    if (!this._visible) return;
     this._job?.cancel();
     const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
     const prog = sr.querySelector('.progress');
@@ -173,6 +178,7 @@ export class PosencFigure extends Base {
     if (this._job !== job) return;
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
+    this._logged = null;
     if (def.long) { bar.value = 1; sr.querySelector('.cancel').disabled = true; status.dataset.state = 'done'; }
     this._settle();
   }
