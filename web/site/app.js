@@ -6,6 +6,7 @@ import './style.css';
 import '../src/figures/index.js';
 import { fmt } from '../src/figures/blocks/format.js';
 import { addEmbedBars } from './embed-bar.js';
+import './live.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';

@@ -2,13 +2,28 @@
 // that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+// Build-time includes: `<!-- include sections/NAME.html -->` in index.html is replaced by that file's text
+// (each section's prose lives in its own file). A missing file fails the build (readFileSync throws).
+const includes = {
+  name: 'posenc-section-includes',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g, (_, file) => {
+      if (!/^sections\/[\w-]+\.html$/.test(file)) throw new Error(`include: '${file}' is not sections/NAME.html`);
+      return readFileSync(here(file), 'utf8');
+    }),
+  },
+};
 
 export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
+  plugins: [includes],
   resolve: { alias: { posenc: here('../../dist/index.js') } },
   worker: { format: 'es' },
   build: {
