@@ -14,6 +14,7 @@ import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
+import { axisTicks } from '../../web/src/figures/blocks/format.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -114,6 +115,20 @@ test('Node: importing posenc/figures does not throw; every figure is described',
     assert.ok(REF[n], `a reference for ${n}`);
   }
   assert.throws(() => describeFigure('rope-decy'), (e) => e.attribute === 'figure' && /rope-decay/.test(e.message));
+});
+
+test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small values not rounded to 0.00, SI for large', () => {
+  const labels = (a, b, o) => { const t = axisTicks(a, b, o); return t.values.map(t.format); };
+  assert.deepEqual(labels(0, 0.004), ['0', '1e-3', '2e-3', '3e-3', '4e-3']);
+  assert.deepEqual(labels(0.001, 0.0012), ['1.00e-3', '1.05e-3', '1.10e-3', '1.15e-3', '1.20e-3']);
+  assert.deepEqual(labels(0, 65536), ['0', '10k', '20k', '30k', '40k', '50k', '60k']);
+  assert.deepEqual(labels(-0.5, 1.3), ['−0.5', '0', '0.5', '1.0']);
+  assert.deepEqual(labels(1, 1e6, { log: true }), ['1', '10', '100', '1k', '10k', '100k', '1M']);
+  for (const [a, b] of [[0, 1e-3], [2e-7, 9e-7], [-3, 250000], [0.1, 0.7]]) {
+    const l = labels(a, b);
+    assert.equal(new Set(l).size, l.length, `distinct labels on [${a}, ${b}]: ${l}`);
+    assert.ok(!l.includes('0.00'), `${l}`);
+  }
 });
 
 test('every figure: painted, CSV = the API’s numbers, SVG ≈ canvas, PNG size', async (t) => {

@@ -164,6 +164,14 @@ test('3 · relative: Shaw index, rel_shift, T5 table and DeBERTa scale = API; T5
   assert.equal(await readout('deberta', 'scale'), s.scale);
   assert.equal(await ready('transformer-xl'), 'ok');
   assert.equal(await page.$eval(block('transformer-xl', 'score'), (el) => el.cols), 10, 'XL: 8 tokens + 2 memory rows');
+  // defect 11: the figure shows what the text says — (c) u·k_j is the same for every query (constant down a column),
+  // (d) v·R_{i−j} depends on the distance only (constant along a diagonal)
+  const xl = await csv('transformer-xl'), cell = (panel) => { const m = new Map(); for (const r of csvRows(xl, panel)) m.set(`${r.row},${r.col}`, Number(r.value)); return (i, j) => m.get(`${i},${j}`); };
+  const c = cell('c'), dd = cell('d');
+  for (let i = 1; i < 8; i++) for (let j = 0; j < 10; j++) {
+    if (Number.isFinite(c(i, j)) && Number.isFinite(c(0, j))) assert.ok(close(c(i, j), c(0, j), 1e-6), `(c) column ${j}`);
+    if (j > 0 && Number.isFinite(dd(i, j)) && Number.isFinite(dd(i - 1, j - 1))) assert.ok(close(dd(i, j), dd(i - 1, j - 1), 1e-5), `(d) diagonal at ${i},${j}`);
+  }
   await shoot('s3');
 });
 
@@ -308,6 +316,7 @@ test('8 · linear attention: denominators = API; eq. (29) keeps them positive', 
   assert.equal(await readout('linear-attention', 'min-naive'), min(naive.denominator));
   assert.equal(await readout('linear-attention', 'min-num'), min(num.denominator));
   assert.ok(min(num.denominator) > 0, 'eq. (29): positive');
+  assert.ok(min(naive.denominator) < 0, 'defect 11: at the defaults the text describes, eq. (28)’s denominator does cross zero');
   const before = await pixels('linear-attention', 'den');
   assert.equal(await control('linear-attention', 'seed', 3), 'ok');
   assert.notEqual(await pixels('linear-attention', 'den'), before);
@@ -331,6 +340,17 @@ test('9 · explorer: permutation change = API; switching scheme changes figure a
   await page.mouse.move(p.x, p.y);
   assert.equal(await page.$eval(block('explorer', 'A'), (el) => el.hovered.value), r.probs[4 * r.seq + 2]);
   await shoot('s9');
+});
+
+test('a nav link lands on its section and stays there while figures paint (defect 4)', async () => {
+  const p = await ctx.open('/');
+  for (const id of ['s5', 's7', 's3']) {
+    await p.click(`nav a[href="#${id}"]`);
+    await p.waitForTimeout(1500);   // figures near the viewport compute and paint meanwhile
+    const top = await p.$eval(`#${id}`, (el) => el.getBoundingClientRect().top);
+    assert.ok(Math.abs(top) <= 2, `#${id} at ${top}px after the jump`);
+  }
+  await p.close();
 });
 
 test('language switch: sections and figures switch to Chinese and back', async () => {

@@ -93,6 +93,8 @@ export class PosencFigure extends Base {
   set lang(v) { this.setAttribute('lang', v); }
   /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
   get engine() { return engineInfo.kind; }
+  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). */
+  get timing() { return engineInfo.last; }
   /** The current parameter values (parsed; throws FigureError for a bad attribute). */
   get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
 

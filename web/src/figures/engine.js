@@ -8,8 +8,8 @@ const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
 let engine = null;
 
-/** The engine in use ('worker' | 'main'), after the first run. */
-export const engineInfo = { kind: null };
+/** The engine in use ('worker' | 'main') after the first run, and the timing of the last finished run (benchmarks). */
+export const engineInfo = { kind: null, last: null };
 
 function startWorker() {
   return new Promise((resolve, reject) => {
@@ -37,13 +37,13 @@ function startWorker() {
         pending.delete(m.id);
         if (m.cancelled) p.reject(new Cancelled());
         else if (m.error) p.reject(m.error.text ? new FigureError(m.error.text, m.error.attribute) : new Error(m.error.message));
-        else p.resolve(m.result);
+        else { engineInfo.last = { name: p.name, workerMs: m.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(m.result); }
       };
       resolve({
         kind: 'worker',
         run(name, params, { onProgress } = {}) {
           const id = next++;
-          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress }));
+          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
           w.postMessage({ id, name, params });
           return { promise, cancel: () => { if (pending.has(id)) w.postMessage({ cancel: id }); } };
         },

@@ -1,6 +1,6 @@
 // The figures' compute worker (dist/figures-worker.js): loads the posenc wasm module once and runs a figure
 // definition's compute for the page. page → worker: {id, name, params} | {cancel: id};
-// worker → page: {ready} first, then per run {id, progress}… and {id, result} | {id, error} | {id, cancelled}.
+// worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled}.
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { figureDef } from './registry.js';
@@ -25,8 +25,8 @@ if (pe) {
       checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled.has(id)) throw new Cancelled(); },
     };
     try {
-      const result = await figureDef(name).compute(pe, params, ctx);
-      self.postMessage({ id, result }, transferables(result));
+      const t0 = performance.now(), result = await figureDef(name).compute(pe, params, ctx);
+      self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
       if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
       else self.postMessage({ id, error: { message: e?.message ?? String(e), text: e?.text, attribute: e?.attribute } });
