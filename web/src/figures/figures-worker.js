@@ -14,9 +14,8 @@ function transferables(x, out = new Set()) {
   return [...out];
 }
 
-let pe;
-try { pe = await init(); } catch (e) { self.postMessage({ ready: true, error: e.message }); }
-if (pe) {
+// No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
+function serve(pe) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { cancelled.add(data.cancel); return; }
     const { id, name, params } = data;
@@ -34,3 +33,4 @@ if (pe) {
   };
   self.postMessage({ ready: true });
 }
+init().then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
