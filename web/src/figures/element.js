@@ -85,7 +85,10 @@ export class PosencFigure extends Base {
 
   connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
   disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
-  attributeChangedCallback() { this._schedule(); }
+  attributeChangedCallback(name) {
+    if (name === 'theme') for (const b of this._blocks.values()) { b._theme = null; b.render(); }   // blocks cache their colours
+    this._schedule();
+  }
 
   /** Resolves when the current state has been painted; rejects with the error the figure shows. */
   get ready() { return this._deferred.promise; }
@@ -214,7 +217,18 @@ export class PosencFigure extends Base {
       else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
       else el.vectors = o.vectors;
     }
-    sr.querySelector('.readouts').replaceChildren(...(out.readouts || []).map((ro) => {
+    const ros = out.readouts || [], box2 = sr.querySelector('.readouts');
+    const same = box2.children.length === ros.length && ros.every((ro, i) => box2.children[i].querySelector('output')?.dataset.id === ro.id);
+    if (same) {
+      // the same read-outs: only their text (no DOM rebuilt, so a repaint invalidates little layout)
+      ros.forEach((ro, i) => {
+        const para = box2.children[i], o = para.querySelector('output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+        if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
+        if (o.textContent !== text) o.textContent = text;
+        const label = `${t(ro.label)}: `; if (para.firstChild.textContent !== label) para.firstChild.textContent = label;
+        const n = para.querySelector('.note'); if (n) n.textContent = ro.note ? ` — ${t(ro.note)}` : '';
+      });
+    } else box2.replaceChildren(...ros.map((ro) => {
       const para = document.createElement('p'), o = document.createElement('output');
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
