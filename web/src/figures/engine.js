@@ -8,23 +8,18 @@ const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
 let engine = null;
 
-/** The engine in use ('worker' | 'main'), after the first run. */
-export const engineInfo = { kind: null };
+/** The engine in use ('worker' | 'main') after the first run, and the timing of the last finished run (benchmarks). */
+export const engineInfo = { kind: null, last: null };
 
 function startWorker() {
   return new Promise((resolve, reject) => {
     let w;
     try {
       // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // the browser refuses a cross-origin worker script (it throws), so a blob: module imports it dynamically (a
-      // dynamic import is checked against script-src, which lists the CDN; a static one would need it in worker-src).
-      // That URL is formed from the string, not new URL(…, import.meta.url), which bundlers would chase.
-      try {
-        w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
-      } catch {
-        const href = import.meta.url.replace(/[^/]*$/, WORKER.slice(2));
-        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(href)});`], { type: 'text/javascript' })), { type: 'module' });
-      }
+      // browsers refuse a cross-origin worker script, so a blob: module imports it dynamically (a dynamic import is
+      // checked against script-src, which lists the CDN; a static one would need the CDN in worker-src too).
+      if (new URL(import.meta.url).origin === globalThis.location?.origin) w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
+      else w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(new URL(WORKER, import.meta.url).href)});`], { type: 'text/javascript' })), { type: 'module' });
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
     w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
@@ -42,13 +37,13 @@ function startWorker() {
         pending.delete(m.id);
         if (m.cancelled) p.reject(new Cancelled());
         else if (m.error) p.reject(m.error.text ? new FigureError(m.error.text, m.error.attribute) : new Error(m.error.message));
-        else p.resolve(m.result);
+        else { engineInfo.last = { name: p.name, workerMs: m.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(m.result); }
       };
       resolve({
         kind: 'worker',
         run(name, params, { onProgress } = {}) {
           const id = next++;
-          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress }));
+          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
           w.postMessage({ id, name, params });
           return { promise, cancel: () => { if (pending.has(id)) w.postMessage({ cancel: id }); } };
         },

@@ -1,6 +1,6 @@
 // The figures' compute worker (dist/figures-worker.js): loads the posenc wasm module once and runs a figure
 // definition's compute for the page. page → worker: {id, name, params} | {cancel: id};
-// worker → page: {ready} first, then per run {id, progress}… and {id, result} | {id, error} | {id, cancelled}.
+// worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled}.
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { figureDef } from './registry.js';
@@ -14,8 +14,8 @@ function transferables(x, out = new Set()) {
   return [...out];
 }
 
-// No top-level await: bundlers build workers as classic scripts by default (Vite: format 'iife'), which cannot hold one.
-init().then((pe) => {
+// No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
+function serve(pe) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { cancelled.add(data.cancel); return; }
     const { id, name, params } = data;
@@ -24,12 +24,13 @@ init().then((pe) => {
       checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled.has(id)) throw new Cancelled(); },
     };
     try {
-      const result = await figureDef(name).compute(pe, params, ctx);
-      self.postMessage({ id, result }, transferables(result));
+      const t0 = performance.now(), result = await figureDef(name).compute(pe, params, ctx);
+      self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
       if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
       else self.postMessage({ id, error: { message: e?.message ?? String(e), text: e?.text, attribute: e?.attribute } });
     } finally { cancelled.delete(id); }
   };
   self.postMessage({ ready: true });
-}, (e) => self.postMessage({ ready: true, error: e.message }));
+}
+init().then(serve, (e) => self.postMessage({ ready: true, error: e.message }));

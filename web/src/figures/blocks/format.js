@@ -26,6 +26,6 @@ export function axisTicks(lo, hi, { log = false, count = 5 } = {}) {
   }
   const s = scaleLinear().domain([lo, hi]), values = s.ticks(count);
   const big = Math.max(...values.map(Math.abs)), step = values.length > 1 ? Math.abs(values[1] - values[0]) : Math.abs(hi - lo) || 1;
-  const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.round(Math.log10(big / step)))}e`) : s.tickFormat(count);
+  const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.floor(Math.log10(big)) - Math.floor(Math.log10(step)))}e`) : s.tickFormat(count);
   return { values, format: (v) => (v === 0 ? '0' : f(v)) };
 }
