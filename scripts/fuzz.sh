@@ -15,7 +15,7 @@ CALLS=${FUZZ_CALLS:-1000000}
 SEED=${FUZZ_SEED:-1}
 TARGETS=${FUZZ_TARGETS:-$(cd tests/fuzz && ls *.cpp | sed 's/\.cpp$//' | tr '\n' ' ')}
 OUT=build/fuzz
-CXX=${CXX_FUZZ:-$(command -v clang++-16 || command -v clang++-14 || command -v clang++ || true)}
+CXX=${CXX_FUZZ:-$(command -v clang++ || true)}  # Debian bookworm: clang 14 with libclang-rt-14-dev (libFuzzer)
 [ -n "$CXX" ] || { echo "[fuzz] clang++ not found: run scripts/setup.sh (Debian clang, libclang-rt-dev)" >&2; exit 1; }
 XSIMD=build/_deps/apt-trixie/root/usr/include
 FLAGS=(-std=c++17 -O1 -g -fno-omit-frame-pointer -ffp-contract=off -DPOSENC_SIMD=1 -Icpp/include -isystem "$XSIMD"
