@@ -63,6 +63,9 @@ done
 libfuzzer_json="[$(IFS=,; echo "${results[*]}")]"
 
 js_json=null
+if [ "${FUZZ_JS:-1}" = 1 ] && [ ! -f dist/index.js ]; then
+  echo "[fuzz] dist/index.js missing: run npm run build first (the JS fuzzer calls the built package)" >&2; exit 1
+fi
 if [ "${FUZZ_JS:-1}" = 1 ]; then
   echo "[fuzz] JS API: $CALLS calls, seed $SEED"
   set +e
