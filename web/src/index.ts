@@ -22,8 +22,9 @@
 import type { RawModule } from './raw.js';
 import {
   PosencError, arrayOf, booleanOr, bytes, check, finiteOr, integer, number, object, oneOf, optionalArray, positionsArray,
-  tableFromJsonValue, writeOut, copyView,
+  writeOut, copyView,
 } from './validate.js';
+import { tableFromJsonText, tableFromJsonValue } from './table_json.js';
 import { parseRopeConfig, rawScaling } from './rope_config.js';
 import { rawScheme, seededVector } from './engine.js';
 import type { AttentionResult, AttentionSchemeType, SchemeOptions } from './engine.js';
@@ -813,17 +814,14 @@ export class Posenc {
     return check(this.raw.safetensorsList(bytes('safetensors', data)));
   }
 
-  /** A table from JSON text (or an already parsed value): a 2-D array [positions][dim] of finite numbers. */
+  /**
+   * A table from JSON text (or an already parsed value): a 2-D array [positions][dim] of finite numbers. Text is read
+   * in one pass without recursion (any nesting depth is refused at once). Caps as `.npy`: rows ≤ 2^20, cols ≤ 8192,
+   * rows·cols ≤ 2^26; a value beyond the float32 range (|x| > 3.4028234663852886e38, e.g. 1e39) is refused, not
+   * turned into ±∞. Values are rounded once to float32.
+   */
   tableFromJSON(json: string | unknown): PositionTable {
-    let v = json;
-    if (typeof json === 'string') {
-      try {
-        v = JSON.parse(json);
-      } catch (e) {
-        throw new PosencError(`json: not valid JSON (${(e as Error).message})`);
-      }
-    }
-    return tableFromJsonValue(v);
+    return typeof json === 'string' ? tableFromJsonText(json) : tableFromJsonValue(json);
   }
 
   /**
