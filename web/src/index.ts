@@ -746,6 +746,9 @@ export class Posenc {
    * Differences from the references: float64 angles rounded once (they use float32, ~pos·2^-24 rad off);
    * fairseq has no max(h−1, 1) guard and numbers positions from padding_idx + 1 (pass those positions).
    * Accuracy: within 2 ulp of float64 for integer |pos| ≤ 2^20.
+   * Valid range: finite timescales > 0 whose largest frequency max(min_timescale, min_timescale²/max_timescale) is
+   * ≤ 1e298 (else it throws); ω is formed in log space, so every such pair (e.g. min_timescale 5e-324) gives finite
+   * rows for every |pos| ≤ 2^31 − 1 (frequencies below ~1e-308 round to 0: sin 0, cos 1).
    */
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
     const o = object('options', options);
@@ -756,7 +759,8 @@ export class Posenc {
 
   /**
    * The frequencies ω_i of {@link Posenc.sinusoidT2T} (⌊d/2⌋ values, float64): min_timescale ·
-   * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋.
+   * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋, formed in log space (finite for every valid pair).
+   * Throws when the largest frequency max(min_timescale, min_timescale²/max_timescale) exceeds 1e298.
    */
   t2tInvTimescales(options: { d: number; min_timescale?: number; max_timescale?: number }): Float64Array {
     const o = object('options', options);
@@ -767,7 +771,8 @@ export class Posenc {
   /**
    * The paper's sinusoid generated recursively, p_{k+1} = R·p_k from p_0 = PE(0), for k = 0 … n−1: R is
    * block-diagonal with one rotation by ω_i = base^(−2i/d) per (sin_i, cos_i) pair. Runs in float64, rounded once:
-   * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.
+   * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only. Valid range: any
+   * finite base > 0 whose largest frequency base^(−(d−2)/d) is ≤ 1e298 (bases below 1; else it throws).
    */
   sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number }): Float32Array {
     const o = object('options', options);
@@ -783,7 +788,10 @@ export class Posenc {
       oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
   }
 
-  /** Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each. */
+  /**
+   * Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each.
+   * Finite while |x_i·p_i| ≤ 3.4e38 (float32's range; always for p from a sinusoid, |p| ≤ 1).
+   */
   multiplicativePE(x: ArrayLike<number>, p: ArrayLike<number>): Float32Array {
     return check(this.raw.multiplicativePE(arrayOf('x', x, Float32Array), arrayOf('p', p, Float32Array)));
   }
@@ -792,7 +800,10 @@ export class Posenc {
 
   /**
    * Parses a 2-D `.npy` (NumPy format 1–3, dtype `<f4` or `<f8`, C order) into a table; float64 is rounded to
-   * float32. Malformed input throws `npy: …` (big-endian, Fortran order, other dtypes, not 2-D, truncated).
+   * float32; a float64 value beyond the float32 range (|x| > 3.4028234663852886e38) throws instead of becoming ±∞.
+   * The header is read as the Python dict literal it is (a repeated key keeps its last value, as numpy; keys other
+   * than descr, fortran_order, shape are refused). Caps: header ≤ 65,536 bytes, rows ≤ 2^20, cols ≤ 8192,
+   * rows·cols ≤ 2^26. Malformed input throws `npy: …` (big-endian, Fortran order, other dtypes, not 2-D, truncated).
    */
   tableFromNpy(data: Uint8Array | ArrayBuffer): PositionTable {
     return check(this.raw.tableFromNpy(bytes('npy', data)));
@@ -800,7 +811,9 @@ export class Posenc {
 
   /**
    * Reads the 2-D tensor `name` (F32, F64, F16 or BF16) of a `.safetensors` file, e.g. GPT-2's `wpe.weight`.
-   * Without a name the file must hold exactly one tensor. Errors start with `safetensors:` or `name:`.
+   * Without a name the file must hold exactly one tensor. The header (≤ 100 MB) must list each tensor once, with
+   * data_offsets inside the data that tile it one after another (overlaps and unused bytes are refused, as the
+   * safetensors library refuses them); F64 values beyond float32 throw. Errors start with `safetensors:` or `name:`.
    */
   tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
     const o = object('options', options);
@@ -836,7 +849,9 @@ export class Posenc {
 
   /**
    * Similarity matrix [rows, rows] of a table's rows: `'cosine'` (default; a zero row gives 0) or `'dot'`.
-   * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|), float64 norms.
+   * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|). Cosine scales rows to unit length first
+   * (float64 norms): finite for every finite table, |error| ≤ (cols + 2)·2^-24. Dot is finite while
+   * Σ|a_c·b_c| ≤ 3.4e38 (e.g. |values| ≤ 1e17 at cols 8192).
    */
   tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
     const t = this.tableArgs(table);
@@ -1029,6 +1044,8 @@ export class Posenc {
    * How much a scheme's raw scores change beyond a pure permutation when tokens i and j of `text` swap:
    * max |S'[a][b] − S[π(a)][π(b)]| over all heads. Exactly 0 for `none`; > 0 where position matters
    * (note: a swap that is a reflection of the whole sequence leaves symmetric biases like ALiBi's unchanged).
+   * With `causal: true` only the pairs visible in both orders are compared (the mask belongs to positions, so a swap
+   * moves it); the result is always finite.
    */
   permutationChange(options: { scheme: SchemeOptions; text: string; i: number; j: number; heads?: number; head_dim: number;
     causal?: boolean; seed?: number }): number {
@@ -1064,7 +1081,8 @@ export class Posenc {
    * RoPE's long-range decay (003_f569490286a703c1.txt). q, k: vectors of head_dim, or `'ones'`, or `'random'`
    * (seeded: the documented generator with key seed XOR 0x51 for q, seed XOR 0x4B for k). Frequencies:
    * `inv_freq` (any scaling, e.g. from {@link Posenc.ropeInvFreqScaled}) or rope_theta^(−2i/rotary_dim).
-   * Accuracy: |error| ≤ 1e-5·Σ_i|h_i| (h_i the pair products), no growth with distance.
+   * Accuracy: |error| ≤ 1e-5·Σ_i|h_i| (h_i the pair products), no growth with distance. Valid range: every
+   * |inv_freq_i| ≤ 1e298 (else it throws); finite while Σ_i|h_i| + Σ|q_c·k_c| ≤ 3.4e38.
    */
   ropeInnerProductSweep(options: { q: ArrayLike<number> | 'ones' | 'random'; k: ArrayLike<number> | 'ones' | 'random'; seed?: number;
     head_dim: number; rotary_dim?: number; layout?: RopeLayout; rope_theta?: number; inv_freq?: Float64Array;
@@ -1080,7 +1098,8 @@ export class Posenc {
 
   /**
    * Su's bound curve f(r) = (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1
-   * (002_5ffd3aa96caf6015.txt eq. 26; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
+   * (002_5ffd3aa96caf6015.txt eq. 26; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64. Finite for every
+   * |inv_freq_i| ≤ 1e298 (else it throws).
    */
   ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: Float64Array; count: number }): Float32Array {
     const o = object('options', options);
