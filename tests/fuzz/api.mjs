@@ -398,11 +398,17 @@ function allowsMinusInfinity(method, args) {
   return /alibiBias/.test(method) ? o?.mode !== 'symmetric' : o?.causal === true || o?.mode === 'causal';
 }
 
+// Results whose +∞ is documented: RoPE's wavelength 2π/θ of a frequency θ ≤ 0 (a channel that never rotates).
+const DOCUMENTED_INFINITY = /\.wavelength\[/;
+
 /** A description of the first NaN/±∞ in a result (typed arrays, numbers, nested objects), or ''. */
 function nonFinite(r, minusInfOk) {
   const seen = new Set();
   const visit = (v, path, depth) => {
-    if (typeof v === 'number') return Number.isNaN(v) || v === Infinity || (v === -Infinity && !minusInfOk) ? `${v} at ${path}` : '';
+    if (typeof v === 'number') {
+      const bad = Number.isNaN(v) || (v === Infinity && !DOCUMENTED_INFINITY.test(path)) || (v === -Infinity && !minusInfOk);
+      return bad ? `${v} at ${path}` : '';
+    }
     if (!v || typeof v !== 'object' || depth > 4 || seen.has(v)) return '';
     seen.add(v);
     if (ArrayBuffer.isView(v)) {

@@ -1117,6 +1117,8 @@ export class Posenc {
   /**
    * Per-dimension analytics against a training length L (`original_max_position_embeddings`): wavelength
    * 2π/θ_i, rotations L·θ_i/(2π), and the first dimension whose wavelength exceeds L (inv_freq.length if none).
+   * A frequency θ_i ≤ 0 (a channel that never rotates) has wavelength `Infinity` by definition; everything else is
+   * finite for |θ_i| ≤ 1e298 (else it throws) and L·|θ_i| ≤ 1e308.
    */
   ropeFrequencyAnalysis(options: { inv_freq?: Float64Array; rotary_dim?: number; rope_theta?: number;
     original_max_position_embeddings: number }): { wavelength: Float64Array; rotations: Float64Array; first_incomplete: number } {
