@@ -49,6 +49,7 @@ export interface RawModule {
   // cpp/bindings/xpos.cpp
   xposApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
     downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<Float32Array>;
+  xposZeta(rotaryDim: number, gamma: number): Raw<Float64Array>;
   xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
     scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
   // cpp/bindings/mrope.cpp
