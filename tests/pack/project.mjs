@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repo = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const BUNDLERS = ['webpack', 'webpack-cli', 'esbuild', 'rollup', '@rollup/plugin-node-resolve', 'vite'];
+const BUNDLERS = ['webpack', 'webpack-cli', 'esbuild', '@rollup/wasm-node', '@rollup/plugin-node-resolve', 'vite'];
 
 /** Runs a command; returns { status, stdout, stderr, output } (output = both, for assertion messages). */
 export function run(cmd, args, cwd, env = {}) {
