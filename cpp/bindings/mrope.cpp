@@ -1,5 +1,7 @@
 // Embind bindings of M-RoPE (Qwen2-VL) and 2D axial RoPE. Conventions as bindings.cpp.
 #include <array>
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "common.hpp"
@@ -11,7 +13,7 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val pw) {
+val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val pw, bool interleaved) {
   return guarded([&] {
     const auto inv = from_js<double>(inv_freq);
     const auto t = from_js<double>(pt), h = from_js<double>(ph), w = from_js<double>(pw);
@@ -19,8 +21,47 @@ val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val
     detail::require_size("positions_w", w.size(), t.size());
     detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(t.size() * inv.size()));
     std::vector<float> c(t.size() * inv.size()), s(c.size());
-    mrope_tables(inv, std::array<int, 3>{s_t, s_h, s_w}, t.data(), h.data(), w.data(), t.size(), c.data(), s.data());
+    mrope_tables(inv, std::array<int, 3>{s_t, s_h, s_w}, t.data(), h.data(), w.data(), t.size(), c.data(), s.data(),
+                 interleaved);
     return cos_sin(c, s);
+  });
+}
+
+std::vector<std::array<long long, 3>> grids(const val& flat, const char* name) {
+  const auto v = from_js<double>(flat);
+  if (v.size() % 3) detail::fail(name, "must be a list of [t, h, w] triples");
+  std::vector<std::array<long long, 3>> g(v.size() / 3);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (!(std::floor(v[k]) == v[k] && std::fabs(v[k]) <= 1e15)) detail::fail(name, "every entry must be an integer");
+    g[k / 3][k % 3] = static_cast<long long>(v[k]);
+  }
+  return g;
+}
+
+// o: {image_token_id, video_token_id, vision_start_token_id, spatial_merge_size, tokens_per_second (NaN = none),
+// split_video_frames}; grids flattened [t, h, w, t, h, w, …].
+val mrope_position_ids_js(val input_ids, val image_grid, val video_grid, val seconds, val o) {
+  return guarded([&] {
+    const auto raw = from_js<double>(input_ids);
+    std::vector<long long> ids(raw.size());
+    for (std::size_t k = 0; k < raw.size(); ++k) {
+      if (!(std::floor(raw[k]) == raw[k] && std::fabs(raw[k]) <= 1e15))
+        detail::fail("input_ids", "every token id must be an integer (index " + std::to_string(k) + ")");
+      ids[k] = static_cast<long long>(raw[k]);
+    }
+    MropeIdsOptions opt;
+    opt.image_token_id = static_cast<long long>(o["image_token_id"].as<double>());
+    opt.video_token_id = static_cast<long long>(o["video_token_id"].as<double>());
+    opt.vision_start_token_id = static_cast<long long>(o["vision_start_token_id"].as<double>());
+    opt.spatial_merge_size = o["spatial_merge_size"].as<int>();
+    opt.tokens_per_second = o["tokens_per_second"].as<double>();
+    opt.split_video_frames = o["split_video_frames"].as<bool>();
+    const auto r = mrope_position_ids(ids, grids(image_grid, "image_grid_thw"), grids(video_grid, "video_grid_thw"),
+                                      from_js<double>(seconds), opt);
+    val out = val::object();
+    out.set("position_ids", i32(std::vector<int>(r.position_ids.begin(), r.position_ids.end())));
+    out.set("rope_deltas", static_cast<double>(r.rope_deltas));
+    return out;
   });
 }
 
@@ -51,5 +92,6 @@ val axial2d_grid_js(int gh, int gw) {
 EMSCRIPTEN_BINDINGS(posenc_mrope) {
   emscripten::function("mropeTables", &mrope_tables_js);
   emscripten::function("axial2dTables", &axial2d_tables_js);
+  emscripten::function("mropePositionIds", &mrope_position_ids_js);
   emscripten::function("axial2dGrid", &axial2d_grid_js);
 }

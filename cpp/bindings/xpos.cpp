@@ -33,8 +33,9 @@ val xpos_tables_js(int rotary_dim, val positions, val centred, bool downscale, d
                    double theta) {
   return guarded([&] {
     const auto pos = from_js<double>(positions);
-    const auto cen = centred.isNull() || centred.isUndefined() ? pos : from_js<double>(centred);
-    detail::require_size("centred", cen.size(), pos.size());
+    const bool own = centred.isNull() || centred.isUndefined();  // torchscale's centring of the positions
+    const auto cen = own ? std::vector<double>() : from_js<double>(centred);
+    if (!own) detail::require_size("centred", cen.size(), pos.size());
     detail::require_int_range("rotary_dim", rotary_dim, 2, kMaxHeadDim);
     detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(pos.size()) * (rotary_dim / 2));
     XposOptions o;
@@ -42,13 +43,18 @@ val xpos_tables_js(int rotary_dim, val positions, val centred, bool downscale, d
     o.gamma = gamma;
     o.rope_theta = theta;
     std::vector<float> c(pos.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
-    xpos_tables(rotary_dim, o, pos.data(), cen.data(), pos.size(), downscale, c.data(), s.data());
+    xpos_tables(rotary_dim, o, pos.data(), own ? nullptr : cen.data(), pos.size(), downscale, c.data(), s.data());
     return cos_sin(c, s);
   });
+}
+
+val xpos_zeta_js(int rotary_dim, double gamma) {
+  return guarded([&] { return f64(xpos_zeta(rotary_dim, gamma)); });
 }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc_xpos) {
+  emscripten::function("xposZeta", &xpos_zeta_js);
   emscripten::function("xposApply", &xpos_apply_js);
   emscripten::function("xposTables", &xpos_tables_js);
 }

@@ -70,7 +70,7 @@ export function ropeInvFreqOf(raw: RawModule, rotaryDim: unknown, ropeTheta: unk
 
 export const ROPE_LAYOUTS: Record<RopeLayout, number> = { interleaved: 0, half_split: 1 };
 
-/** RoPE: frequencies, tables and rotation (cpp/include/posenc/rope.hpp). */
+/** RoPE (Su et al. 2021, RoFormer): frequencies, tables and rotation. */
 export class RopeApi extends Core {
   /**
    * RoPE inverse frequencies θ_i = rope_theta^(−2i/rotary_dim), i = 0 … rotary_dim/2 − 1, in float64.
