@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, settled } from './browser.mjs';
+import { openPage } from './browser.mjs';
 
 const shots = new URL('../../test-results/', import.meta.url);
 mkdirSync(shots, { recursive: true });
@@ -27,9 +27,10 @@ async function expectLive(name, want, tol, sel = '') {
   assert.ok(got.length > 0, `no output ${name}${sel}`);
   for (const v of got) assert.ok(near(v, want, tol), `${name}${sel}: shown ${v}, expected ${want}`);
 }
-async function set(id, value) {
-  await page.$eval(`#${id}`, (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, value);
-  await settled(page);
+/** Sets a figure parameter as its own control does (the attribute), then waits for the live outputs to follow. */
+async function setParam(figure, name, value) {
+  await page.$eval(`#${figure}`, (el, [n, v]) => el.setAttribute(n, String(v)), [name, value]);
+  await page.waitForTimeout(50);
 }
 const setLang = async (p, l) => { await p.click(`#lang-${l}`); await p.waitForFunction((x) => document.documentElement.dataset.lang === x, l); };
 
@@ -82,9 +83,10 @@ test('§6 NTK-aware base: slowest frequency divided by exactly α, the source’
     await expectLive('ntk-last', api[api.length - 1], 1e-12);
   };
   await check(128, 10000, 8);
-  await set('s6-d', 64); await set('s6-base', 500000); await set('s6-factor', 32);
+  const f = 'context-extension';
+  await setParam(f, 'rotary_dim', 64); await setParam(f, 'rope_theta', 500000); await setParam(f, 'factor', 32);
   await check(64, 500000, 32);
-  await set('s6-d', 128); await set('s6-base', 10000); await set('s6-factor', 8);
+  await setParam(f, 'rotary_dim', 128); await setParam(f, 'rope_theta', 10000); await setParam(f, 'factor', 8);
 });
 
 test('§7 ALiBi slopes and biases, xPos ζ', async () => {
@@ -110,14 +112,15 @@ test('errata boxes: four, each in both languages, each with a live check, one la
   }
 });
 
-// Visible text of prose elements in the current language, without code, math, outputs, citations, form controls and
-// the read-outs and tables that the figures' scripts write (sections.js: .readout, .check, .muted, table.nums, .mat).
+// Visible text of the page's own prose elements (Playwright selectors also pierce the figures' shadow roots: skipped)
+// in the current language, without code, math, outputs, citations, form controls and
+// what the figures write (<posenc-figure> and the read-outs and tables of sections.js: .readout, .check, .muted, table.nums, .mat).
 const proseText = (p, selector) => p.$$eval(selector, (els) => els
-  .filter((e) => e.checkVisibility() && !e.closest('.readout, .check, .muted, table.nums, .mat, .vecs, .controls'))
+  .filter((e) => e.getRootNode() === document && e.checkVisibility() && !e.closest('.readout, .check, .muted, table.nums, .mat, .vecs, .controls, posenc-figure'))
   .map((e) => {
     const c = e.cloneNode(true), lang = document.documentElement.dataset.lang;
     for (const x of c.querySelectorAll(`[lang]:not([lang="${lang}"]), code, .katex, .m, .math, output, cite, select, input, textarea, ` +
-      '.check, .readout, pe-heatmap, pe-lines, pe-vec2')) x.remove();
+      '.check, .readout, posenc-figure, pe-heatmap, pe-lines, pe-vec2')) x.remove();
     for (const x of c.querySelectorAll('td, th, caption')) x.append(' ');
     return c.textContent.replace(/\s+/g, ' ');
   }));
@@ -154,11 +157,13 @@ test('defect 17: §2 states the exact longest wavelength for the chosen d, base 
   assert.ok(near(await w(), 2 * Math.PI * 10000 ** (30 / 32), 1e-9));     // d = 32: 2π·10000^(30/32), 44 % below 2π·10000
   const inv = pe.ropeInvFreq({ rotary_dim: 32, rope_theta: 10000 });
   assert.ok(near(await w(), 2 * Math.PI / inv[15], 1e-12));
-  await set('s2-d', 128);
+  await setParam('sinusoidal', 'd', 128);
   assert.ok(near(await w(), 2 * Math.PI * 10000 ** (126 / 128), 1e-9));
-  await set('s2-layout', 't2t');
-  assert.ok(near(await w(), 2 * Math.PI * 10000, 1e-9));                  // tensor2tensor reaches 2π·base exactly
-  await set('s2-layout', 'interleaved'); await set('s2-d', 32);
+  await setParam('sinusoidal', 'base', 1000);
+  assert.ok(near(await w(), 2 * Math.PI * 1000 ** (126 / 128), 1e-9));
+  await setParam('sinusoidal', 'layout', 't2t');
+  assert.ok(near(await w(), 2 * Math.PI * 1000, 1e-9));                   // tensor2tensor reaches 2π·base exactly
+  await setParam('sinusoidal', 'layout', 'interleaved'); await setParam('sinusoidal', 'base', 10000); await setParam('sinusoidal', 'd', 32);
   const text = (await proseText(page, '#s2 p[lang="en"]')).join(' ');
   assert.ok(!/every 2π·10000 tokens/.test(text));
 });

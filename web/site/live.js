@@ -1,6 +1,6 @@
 // Live numbers in the prose. Every <output data-live="NAME"> is filled by the computation NAME below, which calls the
-// posenc package's API (the page itself only formats). An output whose value depends on a section's controls lists
-// their ids in data-live-inputs="id id …" and is recomputed when one changes. Text for people; data-value holds the
+// posenc package's API (the page itself only formats). An output whose value depends on a figure's parameters lists
+// them in data-live-inputs="figure.param …" (or form controls by id) and is recomputed when one changes. Text for people; data-value holds the
 // full-precision number for tests. data-digits: significant digits shown (default 4).
 import init from 'posenc';
 
@@ -10,7 +10,8 @@ const slowestWavelength = (pe, inv) => last(pe.ropeFrequencyAnalysis({ inv_freq:
 /** Sweep ⟨R_m q, R_n k⟩ for one 2-D pair (θ = inv_freq, default 1) with q at m and k at n. */
 const pairScore = (pe, q, k, m, n, inv_freq) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, q_position: m, k_start: n, count: 1,
   ...(inv_freq ? { inv_freq } : {}) })[0];
-const ntkParams = (c) => ({ rotary_dim: +c('s6-d'), rope_theta: +c('s6-base'), factor: +c('s6-factor') });
+const ntkParams = (c) => ({ rotary_dim: +c('context-extension.rotary_dim'), rope_theta: +c('context-extension.rope_theta'),
+  factor: +c('context-extension.factor') });
 const invOf = (pe, c, rope_type) => {
   const { rotary_dim, rope_theta, factor } = ntkParams(c);
   return pe.ropeInvFreqScaled({ rope_type, rotary_dim, rope_theta, ...(rope_type === 'default' ? {} : { factor }) }).inv_freq;
@@ -21,11 +22,10 @@ const xposZeta = (pe, d, i, sign = 1) => pe.xposTables({ rotary_dim: d, position
 export const computations = {
   // §2 — the slowest pair's wavelength for the chosen d, base and layout (t2t: ω = base^(−i/(h−1)), exactly 2π·base).
   's2-longest': (pe, c) => {
-    const d = +c('s2-d'), base = +c('s2-base');
-    const inv = c('s2-layout') === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
+    const d = +c('sinusoidal.d'), base = +c('sinusoidal.base');
+    const inv = c('sinusoidal.layout') === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
     return slowestWavelength(pe, inv);
   },
-  's2-shortest': (pe, c) => pe.ropeFrequencyAnalysis({ inv_freq: pe.ropeInvFreq({ rotary_dim: +c('s2-d'), rope_theta: +c('s2-base') }), ...W }).wavelength[0],
   // §4 — rotation direction: R_1 applied to (1, 0) with θ = 1, and the score of q = (1, 0), k = (0, 1) at m = 1, n = 0.
   'rot-x': (pe) => pe.ropeApply([1, 0], { seq: 1, head_dim: 2, positions: [1], layout: 'interleaved' })[0],
   'rot-y': (pe) => pe.ropeApply([1, 0], { seq: 1, head_dim: 2, positions: [1], layout: 'interleaved' })[1],
@@ -84,10 +84,10 @@ function show(el, v) {
 function fill(pe, el) {
   const f = computations[el.dataset.live];
   if (!f) throw new Error(`live: unknown computation '${el.dataset.live}'`);
-  const control = (id) => {
-    const c = document.getElementById(id);
-    if (!c) throw new Error(`live: '${el.dataset.live}' needs control #${id}`);
-    return c.value;
+  const control = (input) => {
+    const [id, param] = input.split('.'), c = document.getElementById(id);
+    if (!c || (param && !(param in c.params))) throw new Error(`live: '${el.dataset.live}' needs ${input}`);
+    return param ? c.params[param] : c.value;
   };
   show(el, f(pe, control, el));
 }
@@ -96,8 +96,10 @@ init().then((pe) => {
   const outputs = [...document.querySelectorAll('output[data-live]')];
   for (const el of outputs) {
     fill(pe, el);
-    for (const id of (el.dataset.liveInputs ?? '').split(/\s+/).filter(Boolean)) {
-      document.getElementById(id).addEventListener('input', () => fill(pe, el));
+    for (const input of (el.dataset.liveInputs ?? '').split(/\s+/).filter(Boolean)) {
+      const [id, param] = input.split('.'), target = document.getElementById(id);
+      if (param) new MutationObserver(() => fill(pe, el)).observe(target, { attributes: true, attributeFilter: [param] });
+      else target.addEventListener('input', () => fill(pe, el));
     }
   }
   document.body.dataset.live = 'ready';
