@@ -76,6 +76,7 @@ test('§6 NTK-aware base: slowest frequency divided by exactly α, the source’
     await expectLive('pi-last', th / a, 1e-9);
     await expectLive('ntk-theta0', 1, 0);
     await expectLive('ntk-base-check', th / a, 1e-9);
+    await expectLive('ntk-base', b * a ** (d / (d - 2)), 1e-9);
     await expectLive('orig-wavelength', 2 * Math.PI / th, 1e-9);
     await expectLive('ntk-wavelength', 2 * Math.PI * a / th, 1e-9);
     await expectLive('src-ntk-last', th * a ** (-2 * (d - 2) / d ** 2), 1e-9);

@@ -39,16 +39,23 @@ export const computations = {
     k_start: 0, q_position: +el.dataset.at, count: 1 })[0],
   // d = 512, base 10000: the slowest pair's wavelength, its quarter, and that pair's own score there (≈ 0: a quarter turn).
   'slow-wavelength': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 })),
-  'slow-quarter': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 })) / 4,
+  // A quarter period is the wavelength of a pair turning 4× faster: the package's wavelength of 4·θ_255.
+  'slow-quarter': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 }).subarray(255).map((t) => 4 * t)),
   'slow-quarter-score': (pe) => {
     const inv = pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 }).subarray(255);
-    return pairScore(pe, [1, 0], [1, 0], 0, Math.round(slowestWavelength(pe, inv) / 4), inv);
+    return pairScore(pe, [1, 0], [1, 0], 0, Math.round(slowestWavelength(pe, inv.map((t) => 4 * t))), inv);
   },
   // §6 — NTK-aware base b·α^(d/(d−2)) against position interpolation and the source's b·α^(2/d).
   'ntk-theta0': (pe, c) => invOf(pe, c, 'ntk')[0],
   'ntk-last': (pe, c) => last(invOf(pe, c, 'ntk')),
   'pi-last': (pe, c) => last(invOf(pe, c, 'linear')),
   'orig-last': (pe, c) => last(invOf(pe, c, 'default')),
+  // b·α^(d/(d−2)) from the package: dynamic NTK's base when its stretch (factor·L/L0 − (factor − 1)) equals α,
+  // e.g. factor α with L0 = α and L = 2α − 1.
+  'ntk-base': (pe, c) => {
+    const { rotary_dim, rope_theta, factor: a } = ntkParams(c);
+    return pe.dynamicNtkBase({ rotary_dim, rope_theta, factor: a, max_position_embeddings: a, seq_len: 2 * a - 1 });
+  },
   'ntk-base-check': (pe, c) => {       // the formula's base fed to plain RoPE gives the API's NTK frequencies
     const { rotary_dim: d, rope_theta: b, factor: a } = ntkParams(c);
     return last(pe.ropeInvFreq({ rotary_dim: d, rope_theta: b * a ** (d / (d - 2)) }));
@@ -89,7 +96,12 @@ function fill(pe, el) {
     if (!c || (param && !(param in c.params))) throw new Error(`live: '${el.dataset.live}' needs ${input}`);
     return param ? c.params[param] : c.value;
   };
-  show(el, f(pe, control, el));
+  try {
+    show(el, f(pe, control, el));
+  } catch (e) {      // one failed number must not stop the others: show a dash, keep the reason for tests and readers
+    el.textContent = '—'; delete el.dataset.value; el.title = e.message;
+    console.error(`live '${el.dataset.live}': ${e.message}`);
+  }
 }
 
 init().then((pe) => {
