@@ -65,14 +65,15 @@ val mrope_position_ids_js(val input_ids, val image_grid, val video_grid, val sec
   });
 }
 
-val axial2d_tables_js(int rotary_dim, double theta, val ph, val pw) {
+val axial2d_tables_js(int rotary_dim, double theta, val ph, val pw, int variant) {
   return guarded([&] {
     const auto h = from_js<double>(ph), w = from_js<double>(pw);
     detail::require_size("positions_w", w.size(), h.size());
     detail::require_int_range("rotary_dim", rotary_dim, 4, kMaxHeadDim);
     detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(h.size()) * (rotary_dim / 2));
     std::vector<float> c(h.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
-    axial2d_tables(rotary_dim, theta, h.data(), w.data(), h.size(), c.data(), s.data());
+    detail::require_int_range("variant", variant, 0, 1);
+    axial2d_tables(rotary_dim, theta, h.data(), w.data(), h.size(), c.data(), s.data(), static_cast<Axial2dVariant>(variant));
     return cos_sin(c, s);
   });
 }

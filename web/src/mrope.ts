@@ -1,7 +1,7 @@
 // Multimodal RoPE (cpp/src/mrope.cpp): Qwen2-VL M-RoPE and 2D axial RoPE tables.
 import { Core } from './core.js';
 import { ropeInvFreqOf } from './rope.js';
-import { PosencError, arrayOf, booleanOr, check, integer, number, object } from './validate.js';
+import { PosencError, arrayOf, booleanOr, check, integer, number, object, oneOf } from './validate.js';
 import { mropePositionIdsOf } from './config/rope_from_config.js';
 import type { MropePositionIdsOptions } from './config/rope_from_config.js';
 
@@ -33,7 +33,14 @@ export interface Axial2dTableOptions {
   positions_w?: ArrayLike<number>;
   /** [grid_h, grid_w]: row-major patch grid (overrides positions_h/positions_w). */
   grid?: [number, number];
+  /**
+   * `'qwen2_vl'` (default): both axes use φ_k = rope_theta^(−4k/rotary_dim). `'pixtral'` (HF `PixtralRotaryEmbedding`,
+   * vision keys head_dim = rotary_dim, rope_theta): h uses θ_0, θ_2, …, w uses θ_1, θ_3, … of θ_j = rope_theta^(−2j/rotary_dim).
+   */
+  variant?: 'qwen2_vl' | 'pixtral';
 }
+
+const AXIAL_VARIANTS = { qwen2_vl: 0, pixtral: 1 };
 
 /** Qwen2-VL M-RoPE and 2D axial RoPE. */
 export class MropeApi extends Core {
@@ -75,8 +82,10 @@ export class MropeApi extends Core {
 
   /**
    * 2D axial RoPE tables for image patches [n, rotary_dim/2] (Qwen2-VL vision tower): row = [h·φ_0…h·φ_{q−1},
-   * w·φ_0…w·φ_{q−1}], φ_k = rope_theta^(−2k/(rotary_dim/2)), q = rotary_dim/4. Apply with `'half_split'`.
-   * Scores depend only on the (row, column) offsets.
+   * w·φ_0…w·φ_{q−1}], φ_k = rope_theta^(−2k/(rotary_dim/2)), q = rotary_dim/4. Apply with `'half_split'`. Pixtral's
+   * variant (`variant: 'pixtral'`) gives w the odd frequencies of the same spectrum instead.
+   * Scores depend only on the (row, column) offsets. `variant: 'pixtral'` (HF `PixtralRotaryEmbedding`): h takes the even,
+   * w the odd frequencies θ_j = rope_theta^(−2j/rotary_dim) of one spectrum (rotary_dim = the vision head_dim).
    */
   axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = object('options', options);
@@ -91,6 +100,7 @@ export class MropeApi extends Core {
       h = arrayOf('positions_h', o.positions_h, Float64Array);
       w = arrayOf('positions_w', o.positions_w, Float64Array);
     }
-    return check(this.raw.axial2dTables(integer('rotary_dim', o.rotary_dim), number('rope_theta', o.rope_theta ?? 10000), h, w));
+    return check(this.raw.axial2dTables(integer('rotary_dim', o.rotary_dim), number('rope_theta', o.rope_theta ?? 10000), h, w,
+      oneOf('variant', o.variant ?? 'qwen2_vl', AXIAL_VARIANTS)));
   }
 }

@@ -49,6 +49,7 @@ export interface RawModule {
   // cpp/bindings/xpos.cpp
   xposApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
     downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<Float32Array>;
+  xposZeta(rotaryDim: number, gamma: number): Raw<Float64Array>;
   xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
     scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
   // cpp/bindings/mrope.cpp
@@ -57,7 +58,7 @@ export interface RawModule {
   mropePositionIds(inputIds: Float64Array, imageGrid: Float64Array, videoGrid: Float64Array, seconds: Float64Array,
     o: { image_token_id: number; video_token_id: number; vision_start_token_id: number; spatial_merge_size: number;
       tokens_per_second: number; split_video_frames: boolean }): Raw<{ position_ids: Int32Array; rope_deltas: number }>;
-  axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array, variant: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
   t2tInvTimescales(d: number, minTimescale: number, maxTimescale: number): Raw<Float64Array>;
