@@ -14,7 +14,7 @@ for (const name of figureNames) {
   h.dataset.i18n = JSON.stringify(d.title); p.dataset.i18n = JSON.stringify(d.description); p.className = 'muted';
   const code = document.createElement('code'); code.textContent = name; h.append(code);
   f.id = name; f.setAttribute('figure', name);
-  const table = document.createElement('table'); table.className = 'nums params';
+  const table = document.createElement('table'); table.className = 'params';
   sec.append(h, p, f, table);
   main.append(sec);
 }
@@ -24,7 +24,8 @@ const paint = () => {
     const d = describeFigure(t.parentElement.querySelector('posenc-figure').getAttribute('figure'));
     t.replaceChildren();
     const head = t.insertRow(); for (const k of ['name', 'type', 'def', 'rule']) { const th = document.createElement('th'); th.textContent = tr(H[k]); head.append(th); }
-    for (const prm of d.params) { const r = t.insertRow(); for (const v of [prm.name, prm.type, Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default), tr(prm.rule)]) r.insertCell().textContent = v; }
+    const short = (v) => (v.length > 40 ? `${v.slice(0, 39)}…` : v);   // a config.json default is long
+    for (const prm of d.params) { const r = t.insertRow(); for (const v of [prm.name, prm.type, short(Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default)), tr(prm.rule)]) r.insertCell().textContent = v; }
   }
 };
 initState();

@@ -13,7 +13,7 @@ import { fmt } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
-import { run, engineInfo } from './engine.js';
+import { run, recycle, engineInfo } from './engine.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -123,13 +123,13 @@ export class PosencFigure extends Base {
 
   _chrome(def) {
     const sr = this.shadowRoot, cap = this.getAttribute('caption');
-    sr.querySelector('.title').textContent = cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '';
-    sr.querySelector('.title').hidden = cap === 'false';
-    sr.querySelector('.takeaway').textContent = def ? this._text(def.takeaway) : '';
-    sr.querySelector('.takeaway').hidden = cap === 'false' || !!(cap && cap !== 'true');
-    sr.querySelector('.export').textContent = `${this._text(UI.export)} ▾`;
-    sr.querySelector('.cancel').textContent = this._text(UI.cancel);
-    sr.querySelector('summary').textContent = this._text(UI.data);
+    // Text is written only when it changes: a repaint then leaves the layout of the page untouched.
+    const text = (sel, v) => { const el = sr.querySelector(sel); if (el.textContent !== v) el.textContent = v; return el; };
+    text('.title', cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '').hidden = cap === 'false';
+    text('.takeaway', def ? this._text(def.takeaway) : '').hidden = cap === 'false' || !!(cap && cap !== 'true');
+    text('.export', `${this._text(UI.export)} ▾`);
+    text('.cancel', this._text(UI.cancel));
+    text('summary', this._text(UI.data));
   }
 
   _showError(e) {
@@ -209,14 +209,18 @@ export class PosencFigure extends Base {
       }));
       this._panelKey = key;
     }
-    const t = (s) => (s == null ? s : this._text(s));
+    const t = (s) => (s == null ? s : this._text(s)), replaced = [];
     for (const x of panels) {
       const el = this._blocks.get(x.id), o = out[x.id];
-      for (const a of ['caption', 'xlabel', 'ylabel']) { if (o[a] != null) el.setAttribute(a, t(o[a])); else el.removeAttribute(a); }
-      if (x.block === 'heatmap') el.update(o);
+      for (const a of ['caption', 'xlabel', 'ylabel']) { const v = o[a] == null ? null : t(o[a]); if (v === null) el.removeAttribute(a); else if (el.getAttribute(a) !== v) el.setAttribute(a, v); }
+      if (x.block === 'heatmap') { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o); }
       else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
       else el.vectors = o.vectors;
     }
+    // Arrays no longer drawn anywhere go back to the worker, which refills them next time (a fresh large array costs
+    // more than the computation).
+    const shown = new Set([...this._blocks.values()].map((b) => b.data));
+    for (const a of replaced) if (!shown.has(a)) recycle(a);
     const ros = out.readouts || [], box2 = sr.querySelector('.readouts');
     const same = box2.children.length === ros.length && ros.every((ro, i) => box2.children[i].querySelector('output')?.dataset.id === ro.id);
     if (same) {

@@ -41,6 +41,7 @@ function startWorker() {
       };
       resolve({
         kind: 'worker',
+        recycle: (buffer) => w.postMessage({ recycle: buffer }, [buffer]),
         run(name, params, { onProgress } = {}) {
           const id = next++;
           const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
@@ -59,7 +60,7 @@ async function startMain() {
     kind: 'main',
     run(name, params, { onProgress } = {}) {
       let cancelled = false;
-      const ctx = { progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
+      const ctx = { take: (n) => new Float32Array(n), progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
       return { promise: (async () => figureDef(name).compute(pe, params, ctx))(), cancel: () => { cancelled = true; } };
     },
   };
@@ -69,6 +70,14 @@ function getEngine() {
   engine ??= (typeof Worker === 'function' ? startWorker().catch((e) => { console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`); return startMain(); }) : startMain())
     .then((e) => { engineInfo.kind = e.kind; return e; });
   return engine;
+}
+
+/**
+ * Hands a typed array that is no longer drawn back to the worker, which reuses its buffer for a result of the same
+ * size (ctx.take). Only arrays that came from the worker and that nothing else holds.
+ */
+export function recycle(array) {
+  if (engineInfo.kind === 'worker' && array?.buffer?.byteLength >= 65536) engine.then((e) => e.recycle(array.buffer));
 }
 
 /** Runs figure `name`'s compute with `params`: {promise, cancel}; a cancelled run rejects with {cancelled: true}. */

@@ -14,12 +14,18 @@ function transferables(x, out = new Set()) {
   return [...out];
 }
 
+// Result buffers the page handed back (engine.js recycle): ctx.take(n) reuses one of n floats when there is one.
+const pool = [];
+const take = (n) => { const i = pool.findIndex((b) => b.byteLength === 4 * n); return i >= 0 ? new Float32Array(pool.splice(i, 1)[0]) : new Float32Array(n); };
+
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
 function serve(pe) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { cancelled.add(data.cancel); return; }
+    if ('recycle' in data) { if (pool.length < 4) pool.push(data.recycle); return; }
     const { id, name, params } = data;
     const ctx = {
+      take,
       progress: (p) => self.postMessage({ id, progress: p }),
       checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled.has(id)) throw new Cancelled(); },
     };
