@@ -1,6 +1,10 @@
 // Helpers shared by the binding files of cpp/bindings/ (each file registers its own
-// EMSCRIPTEN_BINDINGS block). Inputs are copied in from JS typed arrays; results are copied out into
-// fresh JS-owned typed arrays; exceptions become a returned message string (see index.ts/validate.ts).
+// EMSCRIPTEN_BINDINGS block). Two conventions:
+// - zero-copy entries take addresses in wasm memory (std::uintptr_t) of arrays that the TS layer
+//   (web/src/buffers.ts) has sized and checked: a user's wasm buffer, or data staged once into its reused
+//   scratch; results are written to an address given by the caller and the entry returns undefined;
+// - the others copy JS typed arrays in and return fresh typed arrays.
+// Either way an exception becomes a returned message string (web/src/validate.ts throws it as PosencError).
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -53,6 +57,29 @@ val guarded(F&& f) {
     return f();
   } catch (const std::exception& e) {
     return val(std::string(e.what()));
+  }
+}
+
+/// An address in wasm memory passed from JS.
+template <class T>
+T* at(std::uintptr_t address) {
+  return reinterpret_cast<T*>(address);
+}
+
+/// Positions at `address` (n entries), or 0 … n−1 when the address is 0 (materialised into `range`).
+inline const double* positions_at(std::uintptr_t address, int n, std::vector<double>& range) {
+  if (address != 0) return at<const double>(address);
+  range.resize(static_cast<std::size_t>(std::max(n, 0)));
+  for (std::size_t i = 0; i < range.size(); ++i) range[i] = static_cast<double>(i);
+  return range.data();
+}
+
+/// Rows of `half` floats at t (n rows) spread in place to rows of 2·half, each row twice
+/// ([c_0 … c_{h−1}, c_0 … c_{h−1}], Hugging Face's `torch.cat((freqs, freqs), -1)`).
+inline void duplicate_rows(float* t, std::size_t n, std::size_t half) {
+  for (std::size_t p = n; p-- > 0;) {
+    std::copy_backward(t + p * half, t + (p + 1) * half, t + p * 2 * half + half);
+    std::copy(t + p * 2 * half, t + p * 2 * half + half, t + p * 2 * half + half);
   }
 }
 

@@ -99,15 +99,16 @@ val linear_attention_js(val q, val k, val v, int seq, int d, int dv, bool causal
   });
 }
 
-val inner_product_sweep_js(val q, val k, int head_dim, int rotary_dim, int layout, val inv_freq, double q_position,
-                           double k_start, double count) {
+val inner_product_sweep_js(std::uintptr_t q, std::uintptr_t k, int head_dim, int rotary_dim, int layout,
+                           std::uintptr_t inv_freq, int n_inv, double q_position, double k_start, double count,
+                           std::uintptr_t out) {
   return guarded([&] {
     detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    const auto qv = from_js<float>(q), kv = from_js<float>(k);
-    detail::require_size("q", qv.size(), std::size_t(head_dim));
-    detail::require_size("k", kv.size(), std::size_t(head_dim));
-    return f32(rope_inner_product_sweep(qv.data(), kv.data(), head_dim, rotary_dim, RopeLayout(layout), from_js<double>(inv_freq),
-                                        (long long)q_position, (long long)k_start, (long long)count));
+    const std::vector<double> inv(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv);
+    const auto r = rope_inner_product_sweep(at<const float>(q), at<const float>(k), head_dim, rotary_dim, RopeLayout(layout),
+                                            inv, (long long)q_position, (long long)k_start, (long long)count);
+    std::copy(r.begin(), r.end(), at<float>(out));
+    return val::undefined();
   });
 }
 

@@ -92,8 +92,11 @@ val t5_bucket_js(double rp, bool bidi, int nb, int md) {
   });
 }
 
-val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset) {
-  return guarded([&] { return i32(t5_bucket_matrix(q_len, k_len, bidi, nb, md, offset)); });
+val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset, std::uintptr_t out) {
+  return guarded([&] {
+    t5_bucket_matrix(q_len, k_len, bidi, nb, md, offset, at<int>(out));
+    return val::undefined();
+  });
 }
 
 val t5_bias_js(val table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset) {

@@ -10,22 +10,19 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val xpos_apply_js(val x, int seq, int heads, int head_dim, int rotary_dim, int offset, bool downscale,
-                  double scale_base, double gamma, double theta, int layout) {
+// Zero-copy (see common.hpp): x and out are addresses of seq·heads·head_dim floats.
+val xpos_apply_js(std::uintptr_t x, std::uintptr_t out, int seq, int heads, int head_dim, int rotary_dim, int offset,
+                  bool downscale, double scale_base, double gamma, double theta, int layout) {
   return guarded([&] {
-    auto v = from_js<float>(x);
-    detail::require_int_range("seq", seq, 0, kMaxSeqLen);
     detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
     detail::require_output_cap("seq*heads*head_dim", 1LL * seq * heads * head_dim);
-    detail::require_size("x", v.size(), static_cast<std::size_t>(seq) * heads * head_dim);
     XposOptions o;
     o.scale_base = scale_base;
     o.gamma = gamma;
     o.rope_theta = theta;
-    xpos_apply(v.data(), v.data(), RopeShape{seq, heads, head_dim, rotary_dim}, offset, downscale, o,
+    xpos_apply(at<const float>(x), at<float>(out), RopeShape{seq, heads, head_dim, rotary_dim}, offset, downscale, o,
                static_cast<RopeLayout>(layout));
-    return f32(v);
+    return val::undefined();
   });
 }
 

@@ -3,7 +3,14 @@ import { Core } from './core.js';
 import { SIN_LAYOUTS } from './sinusoidal.js';
 import type { SinusoidalLayout } from './sinusoidal.js';
 import type { Positions } from './validate.js';
-import { arrayOf, check, integer, number, object, oneOf, positionsArray } from './validate.js';
+import { check } from './validate.js';
+import { MAX_ELEMENTS, f32, f64, int, num, numbers, oneOf, parse, positions } from './options.js';
+import type { Schema } from './options.js';
+import type { Data } from './rope.js';
+
+const TIMESCALES: Schema = { d: int(1, 8192), min_timescale: num({ gt: 0 }, 1), max_timescale: num({ gt: 0 }, 10000) };
+const T2T: Schema = { ...TIMESCALES, positions: positions() };
+const RECURSIVE: Schema = { d: int(2, 8192), base: num({ gt: 0 }, 10000), layout: oneOf(['interleaved', 'concatenated'], 'interleaved') };
 
 /** Options of {@link Posenc.sinusoidT2T}. */
 export interface SinusoidT2TOptions {
@@ -39,10 +46,9 @@ export class AbsoluteApi extends Core {
    * Accuracy: within 2 ulp of float64 for integer |pos| ≤ 2^20.
    */
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
-    const o = object('options', options);
-    const pos = positionsArray('positions', o.positions);
-    return check(this.raw.sinusoidT2T(pos, pos.length, integer('d', o.d), number('min_timescale', o.min_timescale ?? 1),
-      number('max_timescale', o.max_timescale ?? 10000)));
+    const o = parse('sinusoidT2T', T2T, options);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    return check(this.raw.sinusoidT2T(typeof o.positions === 'number' ? null : f64(o.positions), n, o.d, o.min_timescale, o.max_timescale));
   }
 
   /**
@@ -50,9 +56,8 @@ export class AbsoluteApi extends Core {
    * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋.
    */
   t2tInvTimescales(options: { d: number; min_timescale?: number; max_timescale?: number }): Float64Array {
-    const o = object('options', options);
-    return check(this.raw.t2tInvTimescales(integer('d', o.d), number('min_timescale', o.min_timescale ?? 1),
-      number('max_timescale', o.max_timescale ?? 10000)));
+    const o = parse('t2tInvTimescales', TIMESCALES, options);
+    return check(this.raw.t2tInvTimescales(o.d, o.min_timescale, o.max_timescale));
   }
 
   /**
@@ -61,21 +66,19 @@ export class AbsoluteApi extends Core {
    * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.
    */
   sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number }): Float32Array {
-    const o = object('options', options);
-    const n = integer('positions', o.positions);
-    return check(this.raw.sinusoidRecursive(n, integer('d', o.d), number('base', o.base ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
+    const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20) }, options);
+    return check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout]));
   }
 
   /** The d×d float64 matrix R (row-major) of {@link Posenc.sinusoidRecursive}: p_{k+1} = R·p_k. */
   sinusoidRotationMatrix(options: RecursiveSinusoidOptions): Float64Array {
-    const o = object('options', options);
-    return check(this.raw.sinusoidRotationMatrix(integer('d', o.d), number('base', o.base ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
+    const o = parse('sinusoidRotationMatrix', RECURSIVE, options);
+    return check(this.raw.sinusoidRotationMatrix(o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout]));
   }
 
   /** Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each. */
-  multiplicativePE(x: ArrayLike<number>, p: ArrayLike<number>): Float32Array {
-    return check(this.raw.multiplicativePE(arrayOf('x', x, Float32Array), arrayOf('p', p, Float32Array)));
+  multiplicativePE(x: Data, p: Data): Float32Array {
+    return check(this.raw.multiplicativePE(f32(numbers('x', x, MAX_ELEMENTS) as ArrayLike<number>)!,
+      f32(numbers('p', p, MAX_ELEMENTS) as ArrayLike<number>)!));
   }
 }

@@ -1,7 +1,8 @@
 // Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
 import { Core } from './core.js';
 import type { Positions } from './validate.js';
-import { PosencError, arrayOf, booleanOr, bytes, check, integer, object, oneOf, positionsArray, tableFromJsonValue } from './validate.js';
+import { PosencError, bytes, check, tableFromJsonValue } from './validate.js';
+import { array, bool, f32, f64, int, oneOf, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
 export interface PositionTable {
@@ -27,10 +28,8 @@ export class LearnedApi extends Core {
    * Without a name the file must hold exactly one tensor. Errors start with `safetensors:` or `name:`.
    */
   tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
-    const o = object('options', options);
-    const name = o.name ?? '';
-    if (typeof name !== 'string') throw new PosencError('name: must be a string');
-    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), name));
+    const o = parse('tableFromSafetensors', { name: str('') }, options);
+    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), o.name));
   }
 
   /** The tensors a `.safetensors` header describes (name, dtype, shape), in file order. */
@@ -57,8 +56,9 @@ export class LearnedApi extends Core {
    */
   tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean }): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableLookup(t.data, t.rows, t.cols, positionsArray('positions', o.positions), booleanOr('clamp', o.clamp, false)));
+    const o = parse('tableLookup', { positions: positions(), clamp: bool(false) }, options);
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
+    return check(this.raw.tableLookup(t.data, t.rows, t.cols, pos, o.clamp));
   }
 
   /**
@@ -67,13 +67,12 @@ export class LearnedApi extends Core {
    */
   tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, oneOf('metric', o.metric ?? 'cosine', METRICS)));
+    const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine') }, options);
+    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot']));
   }
-
 }
 
 function tableArgs(table: PositionTable): PositionTable {
-  const t = object('table', table);
-  return { rows: integer('table.rows', t.rows), cols: integer('table.cols', t.cols), data: arrayOf('table.data', t.data, Float32Array) };
+  const t = parse('table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, table, 'table.');
+  return { rows: t.rows, cols: t.cols, data: f32(t.data)! };
 }

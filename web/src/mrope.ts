@@ -1,7 +1,19 @@
 // Multimodal RoPE (cpp/src/mrope.cpp): Qwen2-VL M-RoPE and 2D axial RoPE tables.
 import { Core } from './core.js';
 import { ropeInvFreqOf } from './rope.js';
-import { PosencError, arrayOf, check, integer, number, object } from './validate.js';
+import { PosencError, check, show } from './validate.js';
+import { any, array, f64, int, num, numbers, optional, parse, value } from './options.js';
+import type { Schema } from './options.js';
+
+const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any() };
+const AXIAL: Schema = { rotary_dim: int(4, 8192), rope_theta: num({ gt: 0 }, 10000), positions_h: optional(array(2 ** 20)),
+  positions_w: optional(array(2 ** 20)), grid: optional(any()) };
+
+/** A list of exactly n entries (an Array). */
+function list(name: string, v: unknown, n: number): unknown[] {
+  if (!Array.isArray(v) || v.length !== n) throw new PosencError(`${name}: must be a list of ${n} entries (got ${show(v)})`);
+  return v;
+}
 
 /** Options of {@link Posenc.mropeTables}. */
 export interface MropeTableOptions {
@@ -37,15 +49,13 @@ export class MropeApi extends Core {
    * uses `rotate_half`). Text tokens (t = h = w) get plain RoPE.
    */
   mropeTables(options: MropeTableOptions): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    const sec = o.mrope_section as unknown;
-    if (!Array.isArray(sec) || sec.length !== 3) throw new PosencError(`mrope_section: must be a list of 3 integers (got ${JSON.stringify(sec)})`);
-    const pos = o.positions as unknown;
-    if (!Array.isArray(pos) || pos.length !== 3) throw new PosencError('positions: must be [t, h, w], three position streams');
+    const o = parse('mropeTables', MROPE, options);
+    const sec = list('mrope_section', o.mrope_section, 3);
+    const pos = list('positions', o.positions, 3);
+    const section = sec.map((v, i) => value(`mrope_section[${i}]`, int(0, 4096), v));
+    const [t, h, w] = pos.map((v, i) => f64(numbers(`positions[${i}]`, v, 2 ** 20)));
     const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return check(this.raw.mropeTables(inv, integer('mrope_section[0]', sec[0]), integer('mrope_section[1]', sec[1]),
-      integer('mrope_section[2]', sec[2]), arrayOf('positions_t', pos[0], Float64Array), arrayOf('positions_h', pos[1], Float64Array),
-      arrayOf('positions_w', pos[2], Float64Array)));
+    return check(this.raw.mropeTables(inv, section[0], section[1], section[2], t, h, w));
   }
 
   /**
@@ -54,18 +64,17 @@ export class MropeApi extends Core {
    * Scores depend only on the (row, column) offsets.
    */
   axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
+    const o = parse('axial2dTables', AXIAL, options);
     let h: Float64Array, w: Float64Array;
-    if (o.grid != null) {
-      const g = o.grid as unknown;
-      if (!Array.isArray(g) || g.length !== 2) throw new PosencError('grid: must be [grid_h, grid_w]');
-      const r = check(this.raw.axial2dGrid(integer('grid[0]', g[0]), integer('grid[1]', g[1])));
+    if (o.grid !== undefined) {
+      const g = list('grid', o.grid, 2).map((v, i) => value(`grid[${i}]`, int(1, 2 ** 20), v));
+      const r = check(this.raw.axial2dGrid(g[0], g[1]));
       h = r.positions_h;
       w = r.positions_w;
     } else {
-      h = arrayOf('positions_h', o.positions_h, Float64Array);
-      w = arrayOf('positions_w', o.positions_w, Float64Array);
+      h = f64(value('positions_h', array(2 ** 20), o.positions_h));
+      w = f64(value('positions_w', array(2 ** 20), o.positions_w));
     }
-    return check(this.raw.axial2dTables(integer('rotary_dim', o.rotary_dim), number('rope_theta', o.rope_theta ?? 10000), h, w));
+    return check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, h, w));
   }
 }

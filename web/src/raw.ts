@@ -22,16 +22,25 @@ export interface RawRopeScaling {
   high_freq_factor: number;
 }
 
+/** An address in wasm memory (web/src/buffers.ts); 0 where an optional array is absent. */
+export type Address = number;
+
 export interface RawModule {
+  HEAPU8: Uint8Array<ArrayBuffer>;
+  _malloc(bytes: number): Address;
+  _free(address: Address): void;
   ropeInvFreq(rotaryDim: number, theta: number): Raw<Float64Array>;
-  ropeTables(invFreq: Float64Array, positions: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
-  ropeApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
-    cos: Float32Array, sin: Float32Array): Raw<Float32Array>;
-  ropeApplyPositions(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
-    theta: number, positions: Float64Array | null): Raw<Float32Array>;
-  sinusoidal(positions: Float64Array | null, n: number, d: number, base: number, layout: number): Raw<Float32Array>;
-  attentionScores(q: Float32Array, k: Float32Array, seq: number, headDim: number, rope: boolean, theta: number,
-    rotaryDim: number, layout: number, causal: boolean, softmax: boolean): Raw<Float32Array>;
+  // Zero-copy entries: arrays by address (0 = positions 0 … n−1), results written at the given addresses.
+  ropeTables(invFreq: Address, nInv: number, scale: number, positions: Address, nPositions: number, duplicate: boolean, cos: Address,
+    sin: Address): Raw<undefined>;
+  ropeApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
+    cos: Address, sin: Address): Raw<undefined>;
+  ropeApplyPositions(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number,
+    layout: number, theta: number, positions: Address): Raw<undefined>;
+  sinusoidal(positions: Address, n: number, d: number, base: number, layout: number, out: Address): Raw<undefined>;
+  attentionScores(q: Address, k: Address, out: Address, seq: number, headDim: number, rope: boolean, theta: number,
+    rotaryDim: number, layout: number, causal: boolean, softmax: boolean): Raw<undefined>;
+  headsFirst(src: Address, dst: Address, batch: number, seq: number, heads: number, d: number): undefined;
   textQK(text: string, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array }>;
   // cpp/bindings/rope_scaling.cpp
   ropeInvFreqScaled(params: RawRopeScaling, seqLen: number): Raw<{ invFreq: Float64Array; attentionScaling: number }>;
@@ -40,10 +49,10 @@ export interface RawModule {
   ropeFreqsCis(invFreq: Float64Array, positions: Float64Array): Raw<Float32Array>;
   // cpp/bindings/alibi.cpp
   alibiSlopes(numHeads: number): Raw<Float64Array>;
-  alibiBias(slopes: Float64Array, qLen: number, kLen: number, mode: number): Raw<Float32Array>;
+  alibiBias(slopes: Address, nHeads: number, qLen: number, kLen: number, mode: number, out: Address): Raw<undefined>;
   // cpp/bindings/xpos.cpp
-  xposApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
-    downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<Float32Array>;
+  xposApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
+    downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<undefined>;
   xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
     scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
   // cpp/bindings/mrope.cpp
@@ -75,7 +84,7 @@ export interface RawModule {
     d: number, causal: boolean): Raw<XLScoresRaw>;
   t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
   t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
-    queryOffset: number): Raw<Int32Array>;
+    queryOffset: number, out: Address): Raw<undefined>;
   t5Bias(table: Float32Array, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
     maxDistance: number, queryOffset: number): Raw<Float32Array>;
   debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
@@ -92,8 +101,8 @@ export interface RawModule {
     seed: number): Raw<number>;
   linearAttentionRope(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, d: number, dv: number, causal: boolean,
     theta: number, form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
-  ropeInnerProductSweep(q: Float32Array, k: Float32Array, headDim: number, rotaryDim: number, layout: number,
-    invFreq: Float64Array, qPosition: number, kStart: number, count: number): Raw<Float32Array>;
+  ropeInnerProductSweep(q: Address, k: Address, headDim: number, rotaryDim: number, layout: number, invFreq: Address,
+    nInv: number, qPosition: number, kStart: number, count: number, out: Address): Raw<undefined>;
   ropeDecayBound(invFreq: Float64Array, count: number): Raw<Float32Array>;
   envelope(values: Float32Array, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;

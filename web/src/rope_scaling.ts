@@ -3,10 +3,22 @@
 import { Core } from './core.js';
 import { parseRopeConfig, rawScaling } from './rope_config.js';
 import type { RopeConfigInfo, RopeScalingParams } from './rope_config.js';
-import { ropeInvFreqOf } from './rope.js';
-import type { RopeTableOptions } from './rope.js';
+import { WasmBuffer } from './buffers.js';
+import { ropeInvFreqOf, tables } from './rope.js';
+import type { Out, RopeFrequencyOptions } from './rope.js';
+import { PosencError, check } from './validate.js';
 import type { Positions } from './validate.js';
-import { arrayOf, check, finiteOr, integer, number, object, positionsArray } from './validate.js';
+import { any, array, bool, f64, int, num, optional, out, parse, positions } from './options.js';
+import type { Schema } from './options.js';
+
+const ROTARY_DIM: Schema = { head_dim: int(1, 8192), partial_rotary_factor: optional(num({ gt: 0, max: 1 })), rotary_pct: optional(num({ gt: 0, max: 1 })) };
+/** The keys of {@link RopeScalingParams} (checked by rope_config.ts's rawScaling, rotary_dim here) and seq_len. */
+const SCALING: Schema = Object.fromEntries([
+  'rope_type', 'rope_theta', 'rotary_dim', 'factor', 'max_position_embeddings', 'original_max_position_embeddings', 'attention_factor',
+  'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate', 'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor',
+].map((k) => [k, optional(any())]).concat([['rotary_dim', int(2, 8192)], ['seq_len', num({ min: 0 }, 0)]]));
+const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
+const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions() };
 
 /** Result of {@link Posenc.ropeInvFreqScaled}. */
 export interface ScaledInvFreq {
@@ -36,9 +48,11 @@ export class RopeScalingApi extends Core {
    * @throws PosencError if the factor is not in (0, 1] or the result is odd or < 2 (HF would round an odd one up).
    */
   rotaryDim(options: { head_dim: number; partial_rotary_factor?: number; rotary_pct?: number }): number {
-    const o = object('options', options);
-    const name = o.partial_rotary_factor === undefined && o.rotary_pct !== undefined ? 'rotary_pct' : 'partial_rotary_factor';
-    return check(this.raw.rotaryDimFor(integer('head_dim', o.head_dim), number(name, o[name] ?? 1)));
+    const o = parse('rotaryDim', ROTARY_DIM, options);
+    if (o.partial_rotary_factor !== undefined && o.rotary_pct !== undefined) {
+      throw new PosencError('rotary_pct: not allowed together with partial_rotary_factor (the same factor, GPT-NeoX name)');
+    }
+    return check(this.raw.rotaryDimFor(o.head_dim, o.partial_rotary_factor ?? o.rotary_pct ?? 1));
   }
 
   /**
@@ -59,8 +73,8 @@ export class RopeScalingApi extends Core {
    * band/beta parameters throw (HF warns). Feed the result to {@link Posenc.ropeTablesScaled}.
    */
   ropeInvFreqScaled(options: RopeScalingOptions): ScaledInvFreq {
-    const o = object('options', options);
-    const r = check(this.raw.ropeInvFreqScaled(rawScaling(o), finiteOr('seq_len', o.seq_len, 0)));
+    const o = parse('ropeInvFreqScaled', SCALING, options);
+    const r = check(this.raw.ropeInvFreqScaled(rawScaling(options as unknown as Record<string, unknown>), o.seq_len));
     return { inv_freq: r.invFreq, attention_scaling: r.attentionScaling };
   }
 
@@ -76,7 +90,7 @@ export class RopeScalingApi extends Core {
     const info = parseRopeConfig(config);
     const rotary_dim = this.rotaryDim({ head_dim: info.head_dim, partial_rotary_factor: info.partial_rotary_factor });
     const params = { ...info.params, rotary_dim };
-    const scaled = this.ropeInvFreqScaled({ ...params, seq_len: object('options', options).seq_len as number | undefined });
+    const scaled = this.ropeInvFreqScaled({ ...params, seq_len: parse('ropeFromConfig', { seq_len: SCALING.seq_len }, options).seq_len });
     return { ...info, rotary_dim, params, ...scaled };
   }
 
@@ -84,10 +98,10 @@ export class RopeScalingApi extends Core {
    * cos/sin tables [positions, inv_freq.length] multiplied by attention_scaling (HF `cos = emb.cos() · attention_scaling`),
    * for {@link Posenc.ropeApplyTables}. Accuracy: float64 s·cos(pos·inv_i) rounded once — within 2 ulp for |pos| ≤ 2^20.
    */
-  ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: Positions }): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    return check(this.raw.ropeTablesScaled(arrayOf('inv_freq', o.inv_freq, Float64Array), number('attention_scaling', o.attention_scaling ?? 1),
-      positionsArray('positions', o.positions)));
+  ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: Positions; duplicate?: boolean;
+    out?: { cos: Out; sin: Out } }): { cos: Float32Array; sin: Float32Array } {
+    const o = parse('ropeTablesScaled', TABLES_SCALED, options);
+    return tables(this.raw, this.heap, o.inv_freq instanceof WasmBuffer ? o.inv_freq.array : o.inv_freq, o.attention_scaling, o);
   }
 
   /**
@@ -95,9 +109,9 @@ export class RopeScalingApi extends Core {
    * e^{j·pos·θ_i} as interleaved (re, im) float32 pairs (`torch.view_as_real` layout). With rotary_dim 8 and positions 3
    * it reproduces the seed's worked example (row 1: 0.5403+0.8415j, 0.9950+0.0998j, …).
    */
-  ropeFreqsCis(options: RopeTableOptions): Float32Array {
-    const o = object('options', options);
-    const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return check(this.raw.ropeFreqsCis(inv, positionsArray('positions', o.positions)));
+  ropeFreqsCis(options: RopeFrequencyOptions & { positions: Positions }): Float32Array {
+    const o = parse('ropeFreqsCis', FREQS_CIS, options);
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
+    return check(this.raw.ropeFreqsCis(ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta), pos));
   }
 }
