@@ -196,3 +196,18 @@ for (const [name, pe] of builds) {
     }
   });
 }
+
+test('regressions of the hostile-input report: each a PosencError, before any copy', () => {
+  for (const [, pe] of builds) {
+    const cases = [
+      [() => pe.ropeInnerProductSweep({ q: 'random', k: 'ones', head_dim: 2 ** 26 + 1, count: 1 }), 'head_dim: must be an integer in [1, 8192] (got 67108865)'],
+      [() => pe.ropeTables({ rotary_dim: 8, positions: new Array(2 ** 32 - 1) }), 'positions: length must be at most 2^20 (got 4294967295)'],
+      [() => pe.rotaryDim({ head_dim: 64, rotary_pct: 2 }), 'rotary_pct: must be a finite number in (0, 1] (got 2)'],
+      [() => pe.ropeTables({ rotary_dim: 2 ** 40, positions: 1 }), 'rotary_dim: must be an integer in [2, 8192] (got 2^40)'],
+      [() => pe.sinusoidal({ positions: { length: 2 ** 33 }, d: 8 }), 'positions: length must be at most 2^20 (got 2^33)'],
+      [() => pe.alibiBias({ slopes: BigInt64Array.of(1n), q_len: 2 }), 'slopes: must hold numbers (got a BigInt64Array of length 1)'],
+      [() => pe.ropeApply(new Float32Array(16), Object.assign(Object.create(null), { seq: '2', head_dim: 8 })), "seq: must be an integer in [0, 2^20] (got '2' (a string))"],
+    ];
+    for (const [f, message] of cases) assert.throws(f, (e) => e instanceof PosencError && e.message === message, message);
+  }
+});

@@ -22,6 +22,7 @@
 export { init, simdSupported } from './load.js';
 export { Posenc } from './posenc.js';
 export { PosencError } from './validate.js';
+export type { WasmBuffer, BufferArray } from './buffers.js';
 export type { InitOptions } from './load.js';
 export type { Positions } from './validate.js';
 export type * from './rope.js';
