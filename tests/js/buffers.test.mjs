@@ -30,6 +30,12 @@ const CASES = [
   ['t5Buckets', (pe, [], out) => pe.t5Buckets({ q_len: 40, k_len: 50, query_offset: 7, out }), [], Int32Array, 2000],
   ['ropeInnerProductSweep', (pe, [a, b], out) => pe.ropeInnerProductSweep({ q: a, k: b, head_dim: 16, k_start: 100, count: 999, out }),
     [q.subarray(0, 16), k.subarray(0, 16)], Float32Array, 999],
+  ['t5Bias', (pe, [tb], out) => pe.t5Bias({ table: tb, num_heads: 4, q_len: 30, k_len: 40, out }), [randomVec(128, 5)], Float32Array, 4 * 30 * 40],
+  ['tupePositionScores', (pe, [p, a, b], out) => pe.tupePositionScores({ p, u_q: a, u_k: b, n: 20, d_model: 16, heads: 2, head_dim: 8, out }),
+    [randomVec(320, 6), randomVec(256, 7), randomVec(256, 8)], Float32Array, 2 * 20 * 20],
+  ['tableSimilarity', (pe, [data], out) => pe.tableSimilarity({ rows: 30, cols: 16, data }, { out }), [randomVec(480, 9)], Float32Array, 900],
+  ['sinusoidT2T', (pe, [], out) => pe.sinusoidT2T({ positions: 50, d: 33, out }), [], Float32Array, 50 * 33],
+  ['debertaRelativePositions', (pe, [], out) => pe.debertaRelativePositions({ q_len: 30, position_buckets: 8, max_relative_positions: 64, out }), [], Int32Array, 900],
   ['xposApply', (pe, [x], out) => pe.xposApply(x, { seq: 64, heads: 4, head_dim: 16, offset: 5, downscale: true, out }), [q], Float32Array, q.length],
 ];
 
@@ -65,7 +71,7 @@ for (const [name, pe] of builds) {
     const o = { seq: 64, heads: 4, head_dim: 16 };
     assert.throws(() => pe.ropeApply(q, { ...o, out: new Float64Array(q.length) }), /^PosencError: out: must be a Float32Array or a wasm buffer of float32 \(got a Float64Array of length 4096\)/);
     assert.throws(() => pe.ropeApply(q, { ...o, out: new Float32Array(5) }), /out: length must equal the result's 4096 elements \(got 5\)/);
-    assert.throws(() => pe.t5Buckets({ q_len: 2, out: new Float32Array(4) }), /out: must be a Int32Array/);
+    assert.throws(() => pe.t5Buckets({ q_len: 2, out: new Float32Array(4) }), /out: must be an Int32Array or a wasm buffer of int32 \(got a Float32Array of length 4\)/);
     const wrong = pe.alloc(Int32Array, q.length);
     assert.throws(() => pe.ropeApply(q, { ...o, out: wrong }), /out: must hold float32 \(got a wasm buffer of int32\)/);
     assert.throws(() => pe.ropeApply(wrong, o), /x: must hold float32/);

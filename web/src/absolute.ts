@@ -1,15 +1,16 @@
 // Other absolute encodings (cpp/src/absolute.cpp): tensor2tensor's sinusoid, the recursive form, multiplicative PE.
 import { Core } from './core.js';
+import { intoOut } from './buffers.js';
 import { SIN_LAYOUTS } from './sinusoidal.js';
 import type { SinusoidalLayout } from './sinusoidal.js';
 import type { Positions } from './validate.js';
 import { check } from './validate.js';
-import { MAX_ELEMENTS, f32, f64, int, num, numbers, oneOf, parse, positions } from './options.js';
+import { MAX_ELEMENTS, f32, f64, int, num, numbers, oneOf, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
-import type { Data } from './rope.js';
+import type { Data, Out } from './rope.js';
 
 const TIMESCALES: Schema = { d: int(1, 8192), min_timescale: num({ gt: 0 }, 1), max_timescale: num({ gt: 0 }, 10000) };
-const T2T: Schema = { ...TIMESCALES, positions: positions() };
+const T2T: Schema = { ...TIMESCALES, positions: positions(), out: out() };
 const RECURSIVE: Schema = { d: int(2, 8192), base: num({ gt: 0 }, 10000), layout: oneOf(['interleaved', 'concatenated'], 'interleaved') };
 
 /** Options of {@link Posenc.sinusoidT2T}. */
@@ -22,6 +23,8 @@ export interface SinusoidT2TOptions {
   min_timescale?: number;
   /** t2t `max_timescale`. Default 10000. */
   max_timescale?: number;
+  /** Where to write the [positions, d] table. Default: a new Float32Array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.sinusoidRecursive} and {@link Posenc.sinusoidRotationMatrix}. */
@@ -48,7 +51,7 @@ export class AbsoluteApi extends Core {
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
     const o = parse('sinusoidT2T', T2T, options);
     const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
-    return check(this.raw.sinusoidT2T(typeof o.positions === 'number' ? null : f64(o.positions), n, o.d, o.min_timescale, o.max_timescale));
+    return intoOut(this.heap, 'out', check(this.raw.sinusoidT2T(typeof o.positions === 'number' ? null : f64(o.positions), n, o.d, o.min_timescale, o.max_timescale)), o.out);
   }
 
   /**
@@ -65,9 +68,9 @@ export class AbsoluteApi extends Core {
    * block-diagonal with one rotation by ω_i = base^(−2i/d) per (sin_i, cos_i) pair. Runs in float64, rounded once:
    * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.
    */
-  sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number }): Float32Array {
-    const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20) }, options);
-    return check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout]));
+  sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number; out?: Out }): Float32Array {
+    const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20), out: out() }, options);
+    return intoOut(this.heap, 'out', check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout])), o.out);
   }
 
   /** The d×d float64 matrix R (row-major) of {@link Posenc.sinusoidRecursive}: p_{k+1} = R·p_k. */

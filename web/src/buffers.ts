@@ -183,9 +183,7 @@ export class Staging {
       return { address, finish: () => out.array as unknown as T };
     }
     if (out !== undefined) {
-      const ctor = CTORS[dtype];
-      if (!(out instanceof ctor)) throw new PosencError(`${name}: must be a ${ctor.name} or a wasm buffer of ${NAMES[dtype]} (got ${show(out)})`);
-      if (out.length !== length) throw new PosencError(`${name}: length must equal the result's ${length} elements (got ${out.length})`);
+      plainOut(name, out, dtype, length);
     } else if (length > MAX_FRESH_RESULT && length <= 2 ** 28) {
       throw new PosencError(`${name}: result of ${show(length)} elements exceeds the cap of 2^26 for a new array (pass \`out\`: up to 2^28)`);
     }
@@ -201,4 +199,33 @@ export class Staging {
       },
     };
   }
+}
+
+/** Checks a plain `out`: a typed array of exactly this dtype and length. */
+function plainOut(name: string, out: unknown, dtype: Dtype, length: number): void {
+  const ctor = CTORS[dtype];
+  if (!(out instanceof ctor)) throw new PosencError(`${name}: must be ${dtype === 'i32' ? 'an' : 'a'} ${ctor.name} or a wasm buffer of ${NAMES[dtype]} (got ${show(out)})`);
+  if (out.length !== length) throw new PosencError(`${name}: length must equal the result's ${length} elements (got ${out.length})`);
+}
+
+/**
+ * A result of a copying binding written into `out` (a plain typed array or a wasm buffer of its dtype and length),
+ * or returned as it is without `out`.
+ */
+export function intoOut<T extends Float32Array | Int32Array>(heap: Heap, name: string, result: T, out: unknown): T {
+  if (out === undefined) return result;
+  const dtype = result instanceof Int32Array ? 'i32' : 'f32';
+  if (out instanceof WasmBuffer) {
+    out.addressFor(name, heap, dtype, result.length);
+    (out.array as T).set(result);
+    return out.array as T;
+  }
+  plainOut(name, out, dtype, result.length);
+  (out as T).set(result);
+  return out as T;
+}
+
+/** intoOut for a pair of tables and `out: { cos, sin }`. */
+export function tablesInto(heap: Heap, r: { cos: Float32Array; sin: Float32Array }, out: { cos: unknown; sin: unknown }): { cos: Float32Array; sin: Float32Array } {
+  return { cos: intoOut(heap, 'out.cos', r.cos, out.cos), sin: intoOut(heap, 'out.sin', r.sin, out.sin) };
 }

@@ -1,7 +1,7 @@
 // RoPE's long-range decay and frequency analytics (cpp/src/decay.cpp).
 import type { RawModule } from './raw.js';
 import { Core } from './core.js';
-import { WasmBuffer } from './buffers.js';
+import { WasmBuffer, intoOut } from './buffers.js';
 import { ROPE_LAYOUTS, ropeInvFreqOf } from './rope.js';
 import type { Data, Out, RopeLayout } from './rope.js';
 import { PosencError, check, seedOf, show } from './validate.js';
@@ -40,9 +40,9 @@ export class DecayApi extends Core {
    * Su's bound curve f(r) = (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1
    * (002_5ffd3aa96caf6015.txt eq. 26; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
    */
-  ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number }): Float32Array {
+  ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number; out?: Out }): Float32Array {
     const o = parse('ropeDecayBound', BOUND, options);
-    return check(this.raw.ropeDecayBound(f64(invFreqOf(this.raw, o, o.rotary_dim)), o.count));
+    return intoOut(this.heap, 'out', check(this.raw.ropeDecayBound(f64(invFreqOf(this.raw, o, o.rotary_dim)), o.count)), o.out);
   }
 
   /**
@@ -80,7 +80,7 @@ const SWEEP: Schema = {
   ...FREQS, rotary_dim: optional(int(2, 8192)), q: any(), k: any(), seed: optional(any()), head_dim: int(1, 8192),
   layout: oneOf(['interleaved', 'half_split'], 'half_split'), q_position: int32(0), k_start: int32(0), count: int(0, 2 ** 20), out: out(),
 };
-const BOUND: Schema = { ...FREQS, count: int(0, 2 ** 20) };
+const BOUND: Schema = { ...FREQS, count: int(0, 2 ** 20), out: out() };
 const ANALYSIS: Schema = { ...FREQS, original_max_position_embeddings: num({ gt: 0 }) };
 
 /**

@@ -1,8 +1,10 @@
 // Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
 import { Core } from './core.js';
+import type { Out } from './rope.js';
+import { intoOut } from './buffers.js';
 import type { Positions } from './validate.js';
 import { PosencError, bytes, check, tableFromJsonValue } from './validate.js';
-import { array, bool, f32, f64, int, oneOf, parse, positions, str } from './options.js';
+import { array, bool, f32, f64, int, oneOf, out, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
 export interface PositionTable {
@@ -54,21 +56,21 @@ export class LearnedApi extends Core {
    * Rows of `table` at integer positions, [positions, cols]. A position < 0 or ≥ rows throws unless
    * `clamp: true` clamps it to [0, rows − 1] (HF models raise an index error there).
    */
-  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean }): Float32Array {
+  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean; out?: Out }): Float32Array {
     const t = tableArgs(table);
-    const o = parse('tableLookup', { positions: positions(), clamp: bool(false) }, options);
+    const o = parse('tableLookup', { positions: positions(), clamp: bool(false), out: out() }, options);
     const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
-    return check(this.raw.tableLookup(t.data, t.rows, t.cols, pos, o.clamp));
+    return intoOut(this.heap, 'out', check(this.raw.tableLookup(t.data, t.rows, t.cols, pos, o.clamp)), o.out);
   }
 
   /**
    * Similarity matrix [rows, rows] of a table's rows: `'cosine'` (default; a zero row gives 0) or `'dot'`.
    * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|), float64 norms.
    */
-  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
+  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot'; out?: Out } = {}): Float32Array {
     const t = tableArgs(table);
-    const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine') }, options);
-    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot']));
+    const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine'), out: out() }, options);
+    return intoOut(this.heap, 'out', check(this.raw.tableSimilarity(t.data, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot'])), o.out);
   }
 }
 

@@ -1,13 +1,15 @@
 // Multimodal RoPE (cpp/src/mrope.cpp): Qwen2-VL M-RoPE and 2D axial RoPE tables.
 import { Core } from './core.js';
-import { ropeInvFreqOf } from './rope.js';
+import type { Out } from './rope.js';
+import { tablesInto } from './buffers.js';
+import { ropeInvFreqOf, tableOuts } from './rope.js';
 import { PosencError, check, show } from './validate.js';
-import { any, array, f64, int, num, numbers, optional, parse, value } from './options.js';
+import { any, array, f64, int, num, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 
-const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any() };
+const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(), out: out() };
 const AXIAL: Schema = { rotary_dim: int(4, 8192), rope_theta: num({ gt: 0 }, 10000), positions_h: optional(array(2 ** 20)),
-  positions_w: optional(array(2 ** 20)), grid: optional(any()) };
+  positions_w: optional(array(2 ** 20)), grid: optional(any()), out: out() };
 
 /** A list of exactly n entries (an Array). */
 function list(name: string, v: unknown, n: number): unknown[] {
@@ -25,6 +27,8 @@ export interface MropeTableOptions {
   mrope_section: [number, number, number] | number[];
   /** Three position streams of equal length: [t, h, w]. */
   positions: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** Options of {@link Posenc.axial2dTables}. */
@@ -39,6 +43,8 @@ export interface Axial2dTableOptions {
   positions_w?: ArrayLike<number>;
   /** [grid_h, grid_w]: row-major patch grid (overrides positions_h/positions_w). */
   grid?: [number, number];
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** Qwen2-VL M-RoPE and 2D axial RoPE. */
@@ -55,7 +61,7 @@ export class MropeApi extends Core {
     const section = sec.map((v, i) => value(`mrope_section[${i}]`, int(0, 4096), v));
     const [t, h, w] = pos.map((v, i) => f64(numbers(`positions[${i}]`, v, 2 ** 20)));
     const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return check(this.raw.mropeTables(inv, section[0], section[1], section[2], t, h, w));
+    return tablesInto(this.heap, check(this.raw.mropeTables(inv, section[0], section[1], section[2], t, h, w)), tableOuts(o.out));
   }
 
   /**
@@ -75,6 +81,6 @@ export class MropeApi extends Core {
       h = f64(value('positions_h', array(2 ** 20), o.positions_h));
       w = f64(value('positions_w', array(2 ** 20), o.positions_w));
     }
-    return check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, h, w));
+    return tablesInto(this.heap, check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, h, w)), tableOuts(o.out));
   }
 }

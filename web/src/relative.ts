@@ -1,9 +1,10 @@
 // Relative position encodings (cpp/src/relative.cpp): Shaw, Transformer-XL, T5, DeBERTa, TUPE.
 import { Core } from './core.js';
+import { intoOut } from './buffers.js';
 import { check } from './validate.js';
 import { array, bool, f32, int, int32, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
-import type { Data } from './rope.js';
+import type { Data, Out } from './rope.js';
 import type { WasmBuffer } from './buffers.js';
 
 /** Options of {@link Posenc.shawScores}. */
@@ -20,6 +21,8 @@ export interface ShawScoresOptions {
   d: number;
   /** Clipping distance K ≥ 0. */
   max_relative_position: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.shawValues}. */
@@ -35,6 +38,8 @@ export interface ShawValuesOptions {
   k_len?: number;
   d: number;
   max_relative_position: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.xlScores}. */
@@ -97,7 +102,9 @@ export interface T5MatrixOptions extends T5BucketOptions {
 }
 
 /** Options of {@link Posenc.t5Bias}. */
-export interface T5BiasOptions extends T5MatrixOptions {
+export interface T5BiasOptions extends Omit<T5MatrixOptions, 'out'> {
+  /** Where to write the [num_heads, q_len, k_len] bias. Default: a new Float32Array. */
+  out?: Out;
   /** `relative_attention_bias.weight`, `[num_buckets, num_heads]` row-major. */
   table: Data;
   num_heads: number;
@@ -112,6 +119,8 @@ export interface DebertaPositionOptions {
   position_buckets?: number;
   /** HF `max_relative_positions`. Default −1. */
   max_relative_positions?: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Int32Array | WasmBuffer<Int32Array>;
 }
 
 /** Options of {@link Posenc.debertaScores}. */
@@ -155,20 +164,22 @@ export interface TupeOptions {
   /** Default 1. */
   heads?: number;
   head_dim: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
 
 const T5_BUCKET: Schema = { bidirectional: bool(true), num_buckets: int(2, 2 ** 20, 32), max_distance: int32(128) };
 const T5_MATRIX: Schema = { ...T5_BUCKET, q_len: int(1, 8192), k_len: optional(int(1, 8192)), query_offset: int(0, 2 ** 20, 0) };
-const SHAW_RELATIVE_INDEX: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), max_relative_position: int(0, 2 ** 20) };
-const SHAW_SCORES: Schema = { q: array(), k: optional(array()), table_k: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20) };
-const SHAW_VALUES: Schema = { weights: array(), v: optional(array()), table_v: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20) };
-const XL_POSITION_EMBEDDING: Schema = { klen: int(1, 2 ** 20), d: int(2, 8192) };
+const SHAW_RELATIVE_INDEX: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), max_relative_position: int(0, 2 ** 20), out: out() };
+const SHAW_SCORES: Schema = { q: array(), k: optional(array()), table_k: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20), out: out() };
+const SHAW_VALUES: Schema = { weights: array(), v: optional(array()), table_v: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20), out: out() };
+const XL_POSITION_EMBEDDING: Schema = { klen: int(1, 2 ** 20), d: int(2, 8192), out: out() };
 const XL_SCORES: Schema = { q: array(), k: array(), r: array(), u: optional(array()), v: optional(array()), qlen: int(1, 8192), klen: optional(int(1, 8192)), d: int(1, 8192), causal: bool(true) };
-const T5BIAS: Schema = { ...T5_MATRIX, table: array(), num_heads: int(1, 1024) };
-const DEBERTA_RELATIVE_POSITIONS: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), position_buckets: int32(-1), max_relative_positions: int32(-1) };
+const T5_BIAS: Schema = { ...T5_MATRIX, table: array(), num_heads: int(1, 1024), out: out() };
+const DEBERTA_RELATIVE_POSITIONS: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), position_buckets: int32(-1), max_relative_positions: int32(-1), out: out() };
 const DEBERTA_SCORES: Schema = { q: array(), k: array(), pos_key: optional(array()), pos_query: optional(array()), seq: int(1, 8192), d: int(1, 8192), position_buckets: int32(-1), max_relative_positions: int32(-1) };
-const TUPE_POSITION_SCORES: Schema = { p: array(), u_q: array(), u_k: array(), n: int(1, 8192), d_model: int(1, 8192), heads: int(1, 1024, 1), head_dim: int(1, 8192) };
-const REL_SHIFT: Schema = { qlen: int(1, 8192), klen: optional(int(1, 8192)) };
+const TUPE_POSITION_SCORES: Schema = { p: array(), u_q: array(), u_k: array(), n: int(1, 8192), d_model: int(1, 8192), heads: int(1, 1024, 1), head_dim: int(1, 8192), out: out() };
+const REL_SHIFT: Schema = { qlen: int(1, 8192), klen: optional(int(1, 8192)), out: out() };
 
 /** Relative position encodings: Shaw, Transformer-XL, T5, DeBERTa, TUPE. */
 export class RelativeApi extends Core {
@@ -177,9 +188,9 @@ export class RelativeApi extends Core {
    * tensor2tensor `_generate_relative_positions_matrix` (queries at the last q_len of k_len positions).
    * HF BERT's `relative_key` uses the opposite sign (i − j) and offset max_position_embeddings − 1.
    */
-  shawRelativeIndex(options: { q_len: number; k_len?: number; max_relative_position: number }): Int32Array {
+  shawRelativeIndex(options: { q_len: number; k_len?: number; max_relative_position: number; out?: Int32Array | WasmBuffer<Int32Array> }): Int32Array {
     const o = parse('shawRelativeIndex', SHAW_RELATIVE_INDEX, options);
-    return check(this.raw.shawIndex(o.q_len, o.k_len ?? o.q_len, o.max_relative_position));
+    return intoOut(this.heap, 'out', check(this.raw.shawIndex(o.q_len, o.k_len ?? o.q_len, o.max_relative_position)), o.out);
   }
 
   /**
@@ -188,22 +199,22 @@ export class RelativeApi extends Core {
    */
   shawScores(options: ShawScoresOptions): Float32Array {
     const o = parse('shawScores', SHAW_SCORES, options);
-    return check(this.raw.shawScores(f32(o.q)!, f32(o.k), f32(o.table_k)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position));
+    return intoOut(this.heap, 'out', check(this.raw.shawScores(f32(o.q)!, f32(o.k), f32(o.table_k)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position)), o.out);
   }
 
   /** Shaw output [q_len, d] = Σ_j w_ij (v_j + a_V[clip(j − i, −K, K) + K]), float64 accumulation. */
   shawValues(options: ShawValuesOptions): Float32Array {
     const o = parse('shawValues', SHAW_VALUES, options);
-    return check(this.raw.shawValues(f32(o.weights)!, f32(o.v), f32(o.table_v)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position));
+    return intoOut(this.heap, 'out', check(this.raw.shawValues(f32(o.weights)!, f32(o.v), f32(o.table_v)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position)), o.out);
   }
 
   /**
    * Transformer-XL position embedding R, [klen, d]: row m = [sin((klen−1−m)·ω) | cos((klen−1−m)·ω)],
    * ω_i = 10000^(−2i/d) — distances in descending order klen−1 … 0, as `pos_seq = arange(klen−1, −1, −1)`. Even d.
    */
-  xlPositionEmbedding(options: { klen: number; d: number }): Float32Array {
+  xlPositionEmbedding(options: { klen: number; d: number; out?: Out }): Float32Array {
     const o = parse('xlPositionEmbedding', XL_POSITION_EMBEDDING, options);
-    return check(this.raw.xlPositionEmbedding(o.klen, o.d));
+    return intoOut(this.heap, 'out', check(this.raw.xlPositionEmbedding(o.klen, o.d)), o.out);
   }
 
   /**
@@ -211,9 +222,9 @@ export class RelativeApi extends Core {
    * first row, view as [qlen, klen]. Entry (i, j), j ≤ i + klen − qlen, becomes x[i][j + qlen − 1 − i]; the
    * future entries hold leftovers that the causal mask hides.
    */
-  relShift(x: Data, options: { qlen: number; klen?: number }): Float32Array {
+  relShift(x: Data, options: { qlen: number; klen?: number; out?: Out }): Float32Array {
     const o = parse('relShift', REL_SHIFT, options);
-    return check(this.raw.relShift(f32(numbers('x', x, 2 ** 26) as ArrayLike<number>)!, o.qlen, o.klen ?? o.qlen));
+    return intoOut(this.heap, 'out', check(this.raw.relShift(f32(numbers('x', x, 2 ** 26) as ArrayLike<number>)!, o.qlen, o.klen ?? o.qlen)), o.out);
   }
 
   /**
@@ -253,8 +264,8 @@ export class RelativeApi extends Core {
    * `relative_attention_bias` weight [num_buckets, num_heads] (HF `compute_bias` after its permute).
    */
   t5Bias(options: T5BiasOptions): Float32Array {
-    const o = parse('t5Bias', T5BIAS, options);
-    return check(this.raw.t5Bias(f32(o.table)!, o.num_buckets, o.num_heads, o.q_len, o.k_len ?? o.q_len, o.bidirectional, o.max_distance, o.query_offset));
+    const o = parse('t5Bias', T5_BIAS, options);
+    return intoOut(this.heap, 'out', check(this.raw.t5Bias(f32(o.table)!, o.num_buckets, o.num_heads, o.q_len, o.k_len ?? o.q_len, o.bidirectional, o.max_distance, o.query_offset)), o.out);
   }
 
   /**
@@ -264,7 +275,7 @@ export class RelativeApi extends Core {
    */
   debertaRelativePositions(options: DebertaPositionOptions): Int32Array {
     const o = parse('debertaRelativePositions', DEBERTA_RELATIVE_POSITIONS, options);
-    return check(this.raw.debertaRelativePositions(o.q_len, o.k_len ?? o.q_len, o.position_buckets, o.max_relative_positions));
+    return intoOut(this.heap, 'out', check(this.raw.debertaRelativePositions(o.q_len, o.k_len ?? o.q_len, o.position_buckets, o.max_relative_positions)), o.out);
   }
 
   /**
@@ -284,6 +295,6 @@ export class RelativeApi extends Core {
    */
   tupePositionScores(options: TupeOptions): Float32Array {
     const o = parse('tupePositionScores', TUPE_POSITION_SCORES, options);
-    return check(this.raw.tupeScores(f32(o.p)!, f32(o.u_q)!, f32(o.u_k)!, o.n, o.d_model, o.heads, o.head_dim));
+    return intoOut(this.heap, 'out', check(this.raw.tupeScores(f32(o.p)!, f32(o.u_q)!, f32(o.u_k)!, o.n, o.d_model, o.heads, o.head_dim)), o.out);
   }
 }

@@ -3,7 +3,7 @@
 import { Core } from './core.js';
 import { parseRopeConfig, rawScaling } from './rope_config.js';
 import type { RopeConfigInfo, RopeScalingParams } from './rope_config.js';
-import { WasmBuffer } from './buffers.js';
+import { WasmBuffer, intoOut } from './buffers.js';
 import { ropeInvFreqOf, tables } from './rope.js';
 import type { Out, RopeFrequencyOptions } from './rope.js';
 import { PosencError, check } from './validate.js';
@@ -18,7 +18,7 @@ const SCALING: Schema = Object.fromEntries([
   'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate', 'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor',
 ].map((k) => [k, optional(any())]).concat([['rotary_dim', int(2, 8192)], ['seq_len', num({ min: 0 }, 0)]]));
 const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
-const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions() };
+const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions(), out: out() };
 
 /** Result of {@link Posenc.ropeInvFreqScaled}. */
 export interface ScaledInvFreq {
@@ -109,9 +109,9 @@ export class RopeScalingApi extends Core {
    * e^{j·pos·θ_i} as interleaved (re, im) float32 pairs (`torch.view_as_real` layout). With rotary_dim 8 and positions 3
    * it reproduces the seed's worked example (row 1: 0.5403+0.8415j, 0.9950+0.0998j, …).
    */
-  ropeFreqsCis(options: RopeFrequencyOptions & { positions: Positions }): Float32Array {
+  ropeFreqsCis(options: RopeFrequencyOptions & { positions: Positions; out?: Out }): Float32Array {
     const o = parse('ropeFreqsCis', FREQS_CIS, options);
     const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
-    return check(this.raw.ropeFreqsCis(ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta), pos));
+    return intoOut(this.heap, 'out', check(this.raw.ropeFreqsCis(ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta), pos)), o.out);
   }
 }

@@ -1,15 +1,16 @@
 // xPos (cpp/src/xpos.cpp): RoPE with a per-pair exponential scale.
 import { Core } from './core.js';
-import { QK_SHAPE, forRuns, qkShape } from './rope.js';
-import type { Data, QKShape } from './rope.js';
+import { tablesInto } from './buffers.js';
+import { QK_SHAPE, forRuns, qkShape, tableOuts } from './rope.js';
+import type { Data, Out, QKShape } from './rope.js';
 import { check } from './validate.js';
 import type { Positions } from './validate.js';
-import { MAX_ELEMENTS, array, bool, f64, int, int32, num, numbers, optional, parse, positions } from './options.js';
+import { MAX_ELEMENTS, array, bool, f64, int, int32, num, numbers, optional, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
 
 const XPOS: Schema = { downscale: bool(false), scale_base: num({ gt: 0 }, 512), gamma: num({ min: 0 }, 0.4), rope_theta: num({ gt: 0 }, 10000) };
 const XPOS_APPLY: Schema = { ...QK_SHAPE, ...XPOS, offset: int32(0) };
-const XPOS_TABLES: Schema = { ...XPOS, rotary_dim: int(2, 8192), positions: positions(), centred: optional(array(2 ** 20)) };
+const XPOS_TABLES: Schema = { ...XPOS, rotary_dim: int(2, 8192), positions: positions(), centred: optional(array(2 ** 20)), out: out() };
 
 /** Options of {@link Posenc.xposApply}. */
 export interface XposApplyOptions extends QKShape {
@@ -35,6 +36,8 @@ export interface XposTableOptions {
   scale_base?: number;
   gamma?: number;
   rope_theta?: number;
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** xPos (Sun et al. 2022, torchscale). */
@@ -63,7 +66,7 @@ export class XposApi extends Core {
   xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('xposTables', XPOS_TABLES, options);
     const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
-    return check(this.raw.xposTables(o.rotary_dim, pos, o.centred === undefined ? null : f64(o.centred), o.downscale, o.scale_base,
-      o.gamma, o.rope_theta));
+    return tablesInto(this.heap, check(this.raw.xposTables(o.rotary_dim, pos, o.centred === undefined ? null : f64(o.centred), o.downscale, o.scale_base,
+      o.gamma, o.rope_theta)), tableOuts(o.out));
   }
 }
