@@ -125,3 +125,14 @@ for (const [name, pe] of builds) {
     assert.throws(() => pe.ropeApply(q, { seq: S, heads: H, head_dim: D, rope: { attention_scaling: 1 } }), /^PosencError: rope: must be the result of ropeFromConfig/);
   });
 }
+
+test('NaN inside data arrays propagates as documented: only through the pair (RoPE) or the row (scores) it enters', () => {
+  for (const [, pe] of builds) {
+    const q = new Float32Array(4 * 8).fill(0.5);
+    q[8 + 3] = NaN; // row 1, channel 3
+    const nanAt = (a) => Array.from(a.keys()).filter((i) => Number.isNaN(a[i]));
+    assert.deepEqual(nanAt(pe.ropeApply(q, { seq: 4, head_dim: 8 })), [8 + 3, 8 + 7]);                  // pair (3, 7)
+    assert.deepEqual(nanAt(pe.ropeApply(q, { seq: 4, head_dim: 8, layout: 'interleaved' })), [8 + 2, 8 + 3]); // pair (2, 3)
+    assert.deepEqual(nanAt(pe.attentionScores({ q, k: new Float32Array(32).fill(0.25), seq: 4, head_dim: 8 })), [4, 5, 6, 7]); // row 1
+  }
+});
