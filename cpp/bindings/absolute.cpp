@@ -35,13 +35,11 @@ val sinusoid_rotation_matrix_js(int d, double base, int layout) {
   return guarded([&] { return f64(sinusoid_rotation_matrix(d, base, layout_of(layout))); });
 }
 
-val multiplicative_js(val x, val p) {
+// Zero-copy (common.hpp): x, p and out are addresses of n floats.
+val multiplicative_js(std::uintptr_t x, std::uintptr_t p, double n, std::uintptr_t out) {
   return guarded([&] {
-    auto xv = from_js<float>(x);
-    const auto pv = from_js<float>(p);
-    detail::require_size("p", pv.size(), xv.size());
-    multiplicative_pe(xv.data(), pv.data(), xv.size(), xv.data());
-    return f32(xv);
+    multiplicative_pe(at<const float>(x), at<const float>(p), static_cast<std::size_t>(n), at<float>(out));
+    return val::undefined();
   });
 }
 

@@ -66,6 +66,13 @@ T* at(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+/// A result computed into a vector, copied to `address` (sized by the TS layer); returns undefined.
+template <class T>
+val write_to(std::uintptr_t address, const std::vector<T>& v) {
+  std::copy(v.begin(), v.end(), at<T>(address));
+  return val::undefined();
+}
+
 /// Positions at `address` (n entries), or 0 … n−1 when the address is 0 (materialised into `range`).
 inline const double* positions_at(std::uintptr_t address, int n, std::vector<double>& range) {
   if (address != 0) return at<const double>(address);

@@ -29,39 +29,27 @@ void lens(int q_len, int k_len, int d) {
 
 val shaw_index_js(int q_len, int k_len, int K) { return guarded([&] { return i32(shaw_relative_index(q_len, k_len, K)); }); }
 
-val shaw_scores_js(val q, val k, val table, int q_len, int k_len, int d, int K) {
+// Zero-copy entries (common.hpp): arrays by address (0 = absent), sized by the TS layer; result written at `out`.
+val shaw_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t table, int q_len, int k_len, int d, int K,
+                   std::uintptr_t out) {
   return guarded([&] {
-    lens(q_len, k_len, d);
-    detail::require_int_range("max_relative_position", K, 0, kMaxSeqLen);
-    detail::require_output_cap("(2*max_relative_position+1)*d", (2LL * K + 1) * d);
-    const auto qv = sized("q", q, 1LL * q_len * d), tv = sized("table_k", table, (2LL * K + 1) * d);
-    std::vector<float> kv;
-    if (!absent(k)) kv = sized("k", k, 1LL * k_len * d);
-    return f32(shaw_scores(qv.data(), absent(k) ? nullptr : kv.data(), tv.data(), q_len, k_len, d, K));
+    return write_to(out, shaw_scores(at<const float>(q), k ? at<const float>(k) : nullptr, at<const float>(table), q_len,
+                                     k_len, d, K));
   });
 }
 
-val shaw_values_js(val w, val v, val table, int q_len, int k_len, int d, int K) {
+val shaw_values_js(std::uintptr_t w, std::uintptr_t v, std::uintptr_t table, int q_len, int k_len, int d, int K,
+                   std::uintptr_t out) {
   return guarded([&] {
-    lens(q_len, k_len, d);
-    detail::require_int_range("max_relative_position", K, 0, kMaxSeqLen);
-    detail::require_output_cap("(2*max_relative_position+1)*d", (2LL * K + 1) * d);
-    const auto wv = sized("weights", w, 1LL * q_len * k_len), tv = sized("table_v", table, (2LL * K + 1) * d);
-    std::vector<float> vv;
-    if (!absent(v)) vv = sized("v", v, 1LL * k_len * d);
-    return f32(shaw_values(wv.data(), absent(v) ? nullptr : vv.data(), tv.data(), q_len, k_len, d, K));
+    return write_to(out, shaw_values(at<const float>(w), v ? at<const float>(v) : nullptr, at<const float>(table), q_len,
+                                     k_len, d, K));
   });
 }
 
 val xl_position_embedding_js(int klen, int d) { return guarded([&] { return f32(xl_position_embedding(klen, d)); }); }
 
-val rel_shift_js(val x, int qlen, int klen) {
-  return guarded([&] {
-    detail::require_int_range("qlen", qlen, 1, 8192);
-    detail::require_int_range("klen", klen, 1, 8192);
-    const auto xv = sized("x", x, 1LL * qlen * klen);
-    return f32(rel_shift(xv.data(), qlen, klen));
-  });
+val rel_shift_js(std::uintptr_t x, int qlen, int klen, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen)); });
 }
 
 val xl_scores_js(val q, val k, val r, val u, val v, int qlen, int klen, int d, bool causal) {
@@ -99,14 +87,9 @@ val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset, s
   });
 }
 
-val t5_bias_js(val table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset) {
-  return guarded([&] {
-    detail::require_int_range("num_buckets", nb, 2, 1 << 20);
-    detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_output_cap("num_buckets*heads", 1LL * nb * heads);
-    const auto t = sized("table", table, 1LL * nb * heads);
-    return f32(t5_bias(t.data(), nb, heads, q_len, k_len, bidi, md, offset));
-  });
+val t5_bias_js(std::uintptr_t table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset,
+               std::uintptr_t out) {
+  return guarded([&] { return write_to(out, t5_bias(at<const float>(table), nb, heads, q_len, k_len, bidi, md, offset)); });
 }
 
 val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos) {
@@ -136,16 +119,11 @@ val deberta_scores_js(val q, val k, val pos_key, val pos_query, int n, int d, in
   });
 }
 
-val tupe_js(val p, val uq, val uk, int n, int d_model, int heads, int head_dim) {
+val tupe_js(std::uintptr_t p, std::uintptr_t uq, std::uintptr_t uk, int n, int d_model, int heads, int head_dim,
+            std::uintptr_t out) {
   return guarded([&] {
-    detail::require_int_range("n", n, 1, 8192);
-    detail::require_int_range("d_model", d_model, 1, kMaxHeadDim);
-    detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    detail::require_output_cap("d_model*heads*head_dim", 1LL * d_model * heads * head_dim);
-    const auto pv = sized("p", p, 1LL * n * d_model);
-    const auto qv = sized("u_q", uq, 1LL * d_model * heads * head_dim), kv = sized("u_k", uk, 1LL * d_model * heads * head_dim);
-    return f32(tupe_position_scores(pv.data(), qv.data(), kv.data(), n, d_model, heads, head_dim));
+    return write_to(out, tupe_position_scores(at<const float>(p), at<const float>(uq), at<const float>(uk), n, d_model, heads,
+                                              head_dim));
   });
 }
 }  // namespace

@@ -140,3 +140,27 @@ for (const [name, pe] of builds) {
     out.free();
   });
 }
+
+test('the remaining zero-copy entries (Shaw, rel_shift, TUPE, tables, multiplicative PE) take wasm buffers in place', () => {
+  for (const [, pe] of builds) {
+    const data = randomVec(20 * 8, 11), q = randomVec(5 * 8, 12), kk = randomVec(7 * 8, 13), t = randomVec(9 * 8, 14);
+    const cases = [
+      [(a) => pe.tableLookup({ rows: 20, cols: 8, data: a[0] }, { positions: [3, 19, 0] }), [data]],
+      [(a) => pe.tableSimilarity({ rows: 20, cols: 8, data: a[0] }), [data]],
+      [(a) => pe.multiplicativePE(a[0], a[1]), [data, data.slice().reverse()]],
+      [(a) => pe.shawScores({ q: a[0], k: a[1], table_k: a[2], q_len: 5, k_len: 7, d: 8, max_relative_position: 4 }), [q, kk, t]],
+      [(a) => pe.shawValues({ weights: a[0], v: a[1], table_v: a[2], q_len: 5, k_len: 7, d: 8, max_relative_position: 4 }), [randomVec(35, 15), kk, t]],
+      [(a) => pe.relShift(a[0], { qlen: 5, klen: 7 }), [randomVec(35, 16)]],
+    ];
+    for (const [f, inputs] of cases) {
+      const ref = f(inputs);
+      const bufs = inputs.map((a) => inWasm(pe, a));
+      same(f(bufs), ref, f.toString().slice(6, 40));
+      for (const b of bufs) b.free();
+    }
+    const out = pe.alloc(Float32Array, 40);
+    pe.multiplicativePE(q, q, { out });
+    same(out.array, q.map((v) => Math.fround(v * v)), 'multiplicativePE out');
+    out.free();
+  }
+});

@@ -5,7 +5,7 @@ import { SIN_LAYOUTS } from './sinusoidal.js';
 import type { SinusoidalLayout } from './sinusoidal.js';
 import type { Positions } from './validate.js';
 import { check } from './validate.js';
-import { MAX_ELEMENTS, f32, f64, int, num, numbers, oneOf, out, parse, positions } from './options.js';
+import { MAX_ELEMENTS, f64, int, num, numbers, oneOf, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
 import type { Data, Out } from './rope.js';
 
@@ -80,8 +80,12 @@ export class AbsoluteApi extends Core {
   }
 
   /** Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each. */
-  multiplicativePE(x: Data, p: Data): Float32Array {
-    return check(this.raw.multiplicativePE(f32(numbers('x', x, MAX_ELEMENTS) as ArrayLike<number>)!,
-      f32(numbers('p', p, MAX_ELEMENTS) as ArrayLike<number>)!));
+  multiplicativePE(x: Data, p: Data, options: { out?: Out } = {}): Float32Array {
+    const o = parse('multiplicativePE', { out: out() }, options);
+    const xs = numbers('x', x, MAX_ELEMENTS), n = xs.length, st = this.heap.call();
+    const px = st.input('x', xs, 'f32', n), pp = st.input('p', numbers('p', p, MAX_ELEMENTS), 'f32', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n);
+    check(this.raw.multiplicativePE(px, pp, n, r.address));
+    return r.finish();
   }
 }

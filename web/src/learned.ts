@@ -1,10 +1,9 @@
 // Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
 import { Core } from './core.js';
 import type { Out } from './rope.js';
-import { intoOut } from './buffers.js';
 import type { Positions } from './validate.js';
 import { PosencError, bytes, check, tableFromJsonValue } from './validate.js';
-import { array, bool, f32, f64, int, oneOf, out, parse, positions, str } from './options.js';
+import { array, bool, int, oneOf, out, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
 export interface PositionTable {
@@ -59,8 +58,13 @@ export class LearnedApi extends Core {
   tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean; out?: Out }): Float32Array {
     const t = tableArgs(table);
     const o = parse('tableLookup', { positions: positions(), clamp: bool(false), out: out() }, options);
-    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
-    return intoOut(this.heap, 'out', check(this.raw.tableLookup(t.data, t.rows, t.cols, pos, o.clamp)), o.out);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: n }, (_, i) => i) : o.positions;
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), pp = st.input('positions', pos, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * t.cols);
+    check(this.raw.tableLookup(pt, t.rows, t.cols, pp, n, o.clamp, r.address));
+    return r.finish();
   }
 
   /**
@@ -70,11 +74,14 @@ export class LearnedApi extends Core {
   tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot'; out?: Out } = {}): Float32Array {
     const t = tableArgs(table);
     const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine'), out: out() }, options);
-    return intoOut(this.heap, 'out', check(this.raw.tableSimilarity(t.data, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot'])), o.out);
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), r = st.output<Float32Array>('out', o.out, 'f32', t.rows * t.rows);
+    check(this.raw.tableSimilarity(pt, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot'], r.address));
+    return r.finish();
   }
 }
 
-function tableArgs(table: PositionTable): PositionTable {
-  const t = parse('table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, table, 'table.');
-  return { rows: t.rows, cols: t.cols, data: f32(t.data)! };
+/** A table argument: rows and cols within the caps, data checked against rows·cols when staged. */
+function tableArgs(table: PositionTable): { rows: number; cols: number; data: unknown } {
+  return parse('table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, table, 'table.') as { rows: number; cols: number; data: unknown };
 }

@@ -65,33 +65,33 @@ export interface RawModule {
   sinusoidT2T(positions: Float64Array | null, n: number, d: number, minTimescale: number, maxTimescale: number): Raw<Float32Array>;
   sinusoidRecursive(n: number, d: number, base: number, layout: number): Raw<Float32Array>;
   sinusoidRotationMatrix(d: number, base: number, layout: number): Raw<Float64Array>;
-  multiplicativePE(x: Float32Array, p: Float32Array): Raw<Float32Array>;
+  multiplicativePE(x: Address, p: Address, n: number, out: Address): Raw<undefined>;
   // cpp/bindings/learned.cpp
   tableFromNpy(bytes: Uint8Array): Raw<{ rows: number; cols: number; data: Float32Array }>;
   tableFromSafetensors(bytes: Uint8Array, name: string): Raw<{ rows: number; cols: number; data: Float32Array }>;
   safetensorsList(bytes: Uint8Array): Raw<{ name: string; dtype: string; shape: number[] }[]>;
-  tableLookup(data: Float32Array, rows: number, cols: number, positions: Float64Array, clamp: boolean): Raw<Float32Array>;
-  tableSimilarity(data: Float32Array, rows: number, cols: number, metric: number): Raw<Float32Array>;
+  tableLookup(data: Address, rows: number, cols: number, positions: Address, n: number, clamp: boolean, out: Address): Raw<undefined>;
+  tableSimilarity(data: Address, rows: number, cols: number, metric: number, out: Address): Raw<undefined>;
   // cpp/bindings/relative.cpp
   shawIndex(qLen: number, kLen: number, maxRelativePosition: number): Raw<Int32Array>;
-  shawScores(q: Float32Array, k: Float32Array | null, tableK: Float32Array, qLen: number, kLen: number, d: number,
-    maxRelativePosition: number): Raw<Float32Array>;
-  shawValues(weights: Float32Array, v: Float32Array | null, tableV: Float32Array, qLen: number, kLen: number, d: number,
-    maxRelativePosition: number): Raw<Float32Array>;
+  shawScores(q: Address, k: Address, tableK: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
+    out: Address): Raw<undefined>;
+  shawValues(weights: Address, v: Address, tableV: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
+    out: Address): Raw<undefined>;
   xlPositionEmbedding(klen: number, d: number): Raw<Float32Array>;
-  relShift(x: Float32Array, qlen: number, klen: number): Raw<Float32Array>;
+  relShift(x: Address, qlen: number, klen: number, out: Address): Raw<undefined>;
   xlScores(q: Float32Array, k: Float32Array, r: Float32Array, u: Float32Array, v: Float32Array, qlen: number, klen: number,
     d: number, causal: boolean): Raw<XLScoresRaw>;
   t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
   t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
     queryOffset: number, out: Address): Raw<undefined>;
-  t5Bias(table: Float32Array, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
-    maxDistance: number, queryOffset: number): Raw<Float32Array>;
+  t5Bias(table: Address, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
+    maxDistance: number, queryOffset: number, out: Address): Raw<undefined>;
   debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
   debertaScores(q: Float32Array, k: Float32Array, posKey: Float32Array | null, posQuery: Float32Array | null, n: number,
     d: number, positionBuckets: number, maxRelativePositions: number): Raw<DebertaScoresRaw>;
-  tupeScores(p: Float32Array, uq: Float32Array, uk: Float32Array, n: number, dModel: number, heads: number,
-    headDim: number): Raw<Float32Array>;
+  tupeScores(p: Address, uq: Address, uk: Address, n: number, dModel: number, heads: number, headDim: number,
+    out: Address): Raw<undefined>;
   // cpp/bindings/engine.cpp
   attention(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, heads: number, headDim: number, scheme: RawScheme,
     causal: boolean, seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array;

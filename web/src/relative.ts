@@ -2,7 +2,7 @@
 import { Core } from './core.js';
 import { intoOut } from './buffers.js';
 import { check } from './validate.js';
-import { array, bool, f32, int, int32, numbers, optional, out, parse, value } from './options.js';
+import { MAX_ELEMENTS, array, bool, f32, int, int32, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 import type { Data, Out } from './rope.js';
 import type { WasmBuffer } from './buffers.js';
@@ -199,13 +199,21 @@ export class RelativeApi extends Core {
    */
   shawScores(options: ShawScoresOptions): Float32Array {
     const o = parse('shawScores', SHAW_SCORES, options);
-    return intoOut(this.heap, 'out', check(this.raw.shawScores(f32(o.q)!, f32(o.k), f32(o.table_k)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position)), o.out);
+    const k = o.k_len ?? o.q_len, st = this.heap.call(), rel = (2 * o.max_relative_position + 1) * o.d;
+    const pq = st.input('q', o.q, 'f32', o.q_len * o.d), pk = st.optionalInput('k', o.k, 'f32', k * o.d);
+    const pt = st.input('table_k', o.table_k, 'f32', rel), r = st.output<Float32Array>('out', o.out, 'f32', o.q_len * k);
+    check(this.raw.shawScores(pq, pk, pt, o.q_len, k, o.d, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /** Shaw output [q_len, d] = Σ_j w_ij (v_j + a_V[clip(j − i, −K, K) + K]), float64 accumulation. */
   shawValues(options: ShawValuesOptions): Float32Array {
     const o = parse('shawValues', SHAW_VALUES, options);
-    return intoOut(this.heap, 'out', check(this.raw.shawValues(f32(o.weights)!, f32(o.v), f32(o.table_v)!, o.q_len, o.k_len ?? o.q_len, o.d, o.max_relative_position)), o.out);
+    const k = o.k_len ?? o.q_len, st = this.heap.call(), rel = (2 * o.max_relative_position + 1) * o.d;
+    const pw = st.input('weights', o.weights, 'f32', o.q_len * k), pv = st.optionalInput('v', o.v, 'f32', k * o.d);
+    const pt = st.input('table_v', o.table_v, 'f32', rel), r = st.output<Float32Array>('out', o.out, 'f32', o.q_len * o.d);
+    check(this.raw.shawValues(pw, pv, pt, o.q_len, k, o.d, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /**
@@ -224,7 +232,10 @@ export class RelativeApi extends Core {
    */
   relShift(x: Data, options: { qlen: number; klen?: number; out?: Out }): Float32Array {
     const o = parse('relShift', REL_SHIFT, options);
-    return intoOut(this.heap, 'out', check(this.raw.relShift(f32(numbers('x', x, 2 ** 26) as ArrayLike<number>)!, o.qlen, o.klen ?? o.qlen)), o.out);
+    const k = o.klen ?? o.qlen, st = this.heap.call();
+    const px = st.input('x', numbers('x', x, MAX_ELEMENTS), 'f32', o.qlen * k), r = st.output<Float32Array>('out', o.out, 'f32', o.qlen * k);
+    check(this.raw.relShift(px, o.qlen, k, r.address));
+    return r.finish();
   }
 
   /**
@@ -265,7 +276,10 @@ export class RelativeApi extends Core {
    */
   t5Bias(options: T5BiasOptions): Float32Array {
     const o = parse('t5Bias', T5_BIAS, options);
-    return intoOut(this.heap, 'out', check(this.raw.t5Bias(f32(o.table)!, o.num_buckets, o.num_heads, o.q_len, o.k_len ?? o.q_len, o.bidirectional, o.max_distance, o.query_offset)), o.out);
+    const k = o.k_len ?? o.q_len, st = this.heap.call();
+    const pt = st.input('table', o.table, 'f32', o.num_buckets * o.num_heads), r = st.output<Float32Array>('out', o.out, 'f32', o.num_heads * o.q_len * k);
+    check(this.raw.t5Bias(pt, o.num_buckets, o.num_heads, o.q_len, k, o.bidirectional, o.max_distance, o.query_offset, r.address));
+    return r.finish();
   }
 
   /**
@@ -295,6 +309,10 @@ export class RelativeApi extends Core {
    */
   tupePositionScores(options: TupeOptions): Float32Array {
     const o = parse('tupePositionScores', TUPE_POSITION_SCORES, options);
-    return intoOut(this.heap, 'out', check(this.raw.tupeScores(f32(o.p)!, f32(o.u_q)!, f32(o.u_k)!, o.n, o.d_model, o.heads, o.head_dim)), o.out);
+    const st = this.heap.call(), proj = o.d_model * o.heads * o.head_dim;
+    const pp = st.input('p', o.p, 'f32', o.n * o.d_model), pq = st.input('u_q', o.u_q, 'f32', proj), pk = st.input('u_k', o.u_k, 'f32', proj);
+    const r = st.output<Float32Array>('out', o.out, 'f32', o.heads * o.n * o.n);
+    check(this.raw.tupeScores(pp, pq, pk, o.n, o.d_model, o.heads, o.head_dim, r.address));
+    return r.finish();
   }
 }
