@@ -13,20 +13,6 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-bool absent(const val& v) { return v.isNull() || v.isUndefined(); }
-
-std::vector<float> sized(const char* name, const val& v, long long n) {
-  auto a = from_js<float>(v);
-  detail::require_size(name, a.size(), static_cast<std::size_t>(n));
-  return a;
-}
-
-void lens(int q_len, int k_len, int d) {
-  detail::require_int_range("q_len", q_len, 1, 8192);
-  detail::require_int_range("k_len", k_len, 1, 8192);
-  detail::require_int_range("d", d, 1, kMaxHeadDim);
-}
-
 val shaw_index_js(int q_len, int k_len, int K) { return guarded([&] { return i32(shaw_relative_index(q_len, k_len, K)); }); }
 
 // Zero-copy entries (common.hpp): arrays by address (0 = absent), sized by the TS layer; result written at `out`.
@@ -52,14 +38,11 @@ val rel_shift_js(std::uintptr_t x, int qlen, int klen, std::uintptr_t out) {
   return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen)); });
 }
 
-val xl_scores_js(val q, val k, val r, val u, val v, int qlen, int klen, int d, bool causal) {
+val xl_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t r, std::uintptr_t u, std::uintptr_t v, int qlen, int klen,
+                 int d, bool causal) {
   return guarded([&] {
-    detail::require_int_range("qlen", qlen, 1, 8192);
-    detail::require_int_range("klen", klen, qlen, 8192);
-    detail::require_int_range("d", d, 1, kMaxHeadDim);
-    const auto qv = sized("q", q, 1LL * qlen * d), kv = sized("k", k, 1LL * klen * d), rv = sized("r", r, 1LL * klen * d);
-    const auto uv = sized("u", u, d), vv = sized("v", v, d);
-    const auto t = xl_scores(qv.data(), kv.data(), rv.data(), uv.data(), vv.data(), qlen, klen, d, causal);
+    const auto t = xl_scores(at<const float>(q), at<const float>(k), at<const float>(r), at<const float>(u), at<const float>(v),
+                             qlen, klen, d, causal);
     val o = val::object();
     o.set("a", f32(t.a));
     o.set("b", f32(t.b));
@@ -96,23 +79,16 @@ val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos) {
   return guarded([&] { return i32(deberta_relative_positions(q_len, k_len, buckets, max_pos)); });
 }
 
-val deberta_scores_js(val q, val k, val pos_key, val pos_query, int n, int d, int buckets, int max_rel) {
+// pos_key, pos_query: addresses of [2·span, d] floats, or 0 when absent.
+val deberta_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t pos_key, std::uintptr_t pos_query, int n, int d,
+                      int buckets, int max_rel) {
   return guarded([&] {
-    lens(n, n, d);
-    const int span = buckets > 0 ? buckets : max_rel;
-    if (span < 1) detail::fail("max_relative_positions", "must be >= 1 when position_buckets <= 0 (got " + std::to_string(max_rel) + ")");
-    detail::require_int_range("position span", span, 1, 1 << 20);
-    detail::require_output_cap("2*span*d", 2LL * span * d);
-    const auto qv = sized("q", q, 1LL * n * d), kv = sized("k", k, 1LL * n * d);
-    std::vector<float> pk, pq;
-    if (!absent(pos_key)) pk = sized("pos_key", pos_key, 2LL * span * d);
-    if (!absent(pos_query)) pq = sized("pos_query", pos_query, 2LL * span * d);
-    const auto t = deberta_scores(qv.data(), kv.data(), absent(pos_key) ? nullptr : pk.data(),
-                                  absent(pos_query) ? nullptr : pq.data(), n, d, buckets, max_rel);
+    const auto t = deberta_scores(at<const float>(q), at<const float>(k), pos_key ? at<const float>(pos_key) : nullptr,
+                                  pos_query ? at<const float>(pos_query) : nullptr, n, d, buckets, max_rel);
     val o = val::object();
     o.set("c2c", f32(t.c2c));
-    o.set("c2p", absent(pos_key) ? val::null() : f32(t.c2p));
-    o.set("p2c", absent(pos_query) ? val::null() : f32(t.p2c));
+    o.set("c2p", pos_key ? f32(t.c2p) : val::null());
+    o.set("p2c", pos_query ? f32(t.p2c) : val::null());
     o.set("score", f32(t.score));
     o.set("scale", double(t.scale));
     return o;

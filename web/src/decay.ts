@@ -5,7 +5,7 @@ import { WasmBuffer, intoOut } from './buffers.js';
 import { ROPE_LAYOUTS, ropeInvFreqOf } from './rope.js';
 import type { Data, Out, RopeLayout } from './rope.js';
 import { PosencError, check, seedOf, show } from './validate.js';
-import { MAX_ELEMENTS, any, array, f32, f64, int, int32, num, numbers, oneOf, optional, out, parse, value } from './options.js';
+import { MAX_ELEMENTS, any, array, f64, int, int32, num, numbers, oneOf, optional, out, parse, value } from './options.js';
 import type { Parsed, Schema } from './options.js';
 
 /** RoPE's long-range decay sweeps and frequency analytics. */
@@ -50,7 +50,8 @@ export class DecayApi extends Core {
    * [⌊p·n/width⌋, ⌊(p+1)·n/width⌋) (at least one). NaN values are skipped (a pixel of only NaN gives NaN).
    */
   envelope(values: Data, width: number): { min: Float32Array; max: Float32Array } {
-    return check(this.raw.envelope(f32(numbers('values', values, MAX_ELEMENTS) as ArrayLike<number>)!, value('width', int(1, 2 ** 16), width)));
+    const v = numbers('values', values, MAX_ELEMENTS), w = value('width', int(1, 2 ** 16), width);
+    return check(this.raw.envelope(this.heap.call().input('values', v, 'f32', v.length), v.length, w));
   }
 
   /**

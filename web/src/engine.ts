@@ -131,10 +131,12 @@ export class EngineApi extends Core {
       seq = tokens.length;
     } else {
       seq = value('seq', int(1, 4096), o.seq);
-      [q, k, v] = ['q', 'k', 'v'].map((key) => f32(value(key, array(), o[key]))!);
+      [q, k, v] = ['q', 'k', 'v'].map((key) => value(key, array(), o[key]));
     }
     const scheme = rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f)));
-    const r = check(this.raw.attention(q, k, v, seq, heads, d, scheme, o.causal, seed));
+    const st = this.heap.call(), n = seq * heads * d;
+    const r = check(this.raw.attention(st.input('q', q, 'f32', n), st.input('k', k, 'f32', n), st.input('v', v, 'f32', n), seq, heads, d,
+      scheme, o.causal, seed));
     return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output: r.output };
   }
 
@@ -165,7 +167,8 @@ export class EngineApi extends Core {
   linearAttentionRope(options: { q: Data; k: Data; v: Data; seq: number; head_dim: number;
     v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {
     const o = parse('linearAttentionRope', LINEAR, options);
-    return check(this.raw.linearAttentionRope(f32(o.q)!, f32(o.k)!, f32(o.v)!, o.seq, o.head_dim, o.v_dim, o.causal, o.rope_theta,
-      o.form === 'naive' ? 0 : 1));
+    const st = this.heap.call(), n = o.seq * o.head_dim;
+    return check(this.raw.linearAttentionRope(st.input('q', o.q, 'f32', n), st.input('k', o.k, 'f32', n), st.input('v', o.v, 'f32', o.seq * o.v_dim),
+      o.seq, o.head_dim, o.v_dim, o.causal, o.rope_theta, o.form === 'naive' ? 0 : 1));
   }
 }

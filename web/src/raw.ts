@@ -80,31 +80,31 @@ export interface RawModule {
     out: Address): Raw<undefined>;
   xlPositionEmbedding(klen: number, d: number): Raw<Float32Array>;
   relShift(x: Address, qlen: number, klen: number, out: Address): Raw<undefined>;
-  xlScores(q: Float32Array, k: Float32Array, r: Float32Array, u: Float32Array, v: Float32Array, qlen: number, klen: number,
-    d: number, causal: boolean): Raw<XLScoresRaw>;
+  xlScores(q: Address, k: Address, r: Address, u: Address, v: Address, qlen: number, klen: number, d: number,
+    causal: boolean): Raw<XLScoresRaw>;
   t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
   t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
     queryOffset: number, out: Address): Raw<undefined>;
   t5Bias(table: Address, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
     maxDistance: number, queryOffset: number, out: Address): Raw<undefined>;
   debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
-  debertaScores(q: Float32Array, k: Float32Array, posKey: Float32Array | null, posQuery: Float32Array | null, n: number,
-    d: number, positionBuckets: number, maxRelativePositions: number): Raw<DebertaScoresRaw>;
+  debertaScores(q: Address, k: Address, posKey: Address, posQuery: Address, n: number, d: number, positionBuckets: number,
+    maxRelativePositions: number): Raw<DebertaScoresRaw>;
   tupeScores(p: Address, uq: Address, uk: Address, n: number, dModel: number, heads: number, headDim: number,
     out: Address): Raw<undefined>;
   // cpp/bindings/engine.cpp
-  attention(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, heads: number, headDim: number, scheme: RawScheme,
-    causal: boolean, seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array;
-    probs: Float32Array; output: Float32Array }>;
+  attention(q: Address, k: Address, v: Address, seq: number, heads: number, headDim: number, scheme: RawScheme, causal: boolean,
+    seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array; probs: Float32Array;
+    output: Float32Array }>;
   textQKV(text: string, heads: number, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array; v: Float32Array }>;
   permutationChange(text: string, i: number, j: number, heads: number, headDim: number, scheme: RawScheme, causal: boolean,
     seed: number): Raw<number>;
-  linearAttentionRope(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, d: number, dv: number, causal: boolean,
-    theta: number, form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
+  linearAttentionRope(q: Address, k: Address, v: Address, seq: number, d: number, dv: number, causal: boolean, theta: number,
+    form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
   ropeInnerProductSweep(q: Address, k: Address, headDim: number, rotaryDim: number, layout: number, invFreq: Address,
     nInv: number, qPosition: number, kStart: number, count: number, out: Address): Raw<undefined>;
   ropeDecayBound(invFreq: Float64Array, count: number): Raw<Float32Array>;
-  envelope(values: Float32Array, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
+  envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
   buildInfo(): { arch: string; lanes: number };
   memoryBytes(): number;

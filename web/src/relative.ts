@@ -1,8 +1,8 @@
 // Relative position encodings (cpp/src/relative.cpp): Shaw, Transformer-XL, T5, DeBERTa, TUPE.
 import { Core } from './core.js';
 import { intoOut } from './buffers.js';
-import { check } from './validate.js';
-import { MAX_ELEMENTS, array, bool, f32, int, int32, numbers, optional, out, parse, value } from './options.js';
+import { PosencError, check } from './validate.js';
+import { MAX_ELEMENTS, array, bool, int, int32, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 import type { Data, Out } from './rope.js';
 import type { WasmBuffer } from './buffers.js';
@@ -246,8 +246,10 @@ export class RelativeApi extends Core {
    */
   xlScores(options: XLScoresOptions): XLScores {
     const o = parse('xlScores', XL_SCORES, options);
-    const zeros = new Float32Array(o.d);
-    return check(this.raw.xlScores(f32(o.q)!, f32(o.k)!, f32(o.r)!, f32(o.u) ?? zeros, f32(o.v) ?? zeros, o.qlen, o.klen ?? o.qlen, o.d, o.causal));
+    const k = value('klen', int(o.qlen, 8192), o.klen ?? o.qlen), zeros = new Float32Array(o.d), st = this.heap.call();
+    const pq = st.input('q', o.q, 'f32', o.qlen * o.d), pk = st.input('k', o.k, 'f32', k * o.d), pr = st.input('r', o.r, 'f32', k * o.d);
+    const pu = st.input('u', o.u ?? zeros, 'f32', o.d), pv = st.input('v', o.v ?? zeros, 'f32', o.d);
+    return check(this.raw.xlScores(pq, pk, pr, pu, pv, o.qlen, k, o.d, o.causal));
   }
 
   /**
@@ -299,7 +301,12 @@ export class RelativeApi extends Core {
    */
   debertaScores(options: DebertaScoresOptions): DebertaScores {
     const o = parse('debertaScores', DEBERTA_SCORES, options);
-    return check(this.raw.debertaScores(f32(o.q)!, f32(o.k)!, f32(o.pos_key), f32(o.pos_query), o.seq, o.d, o.position_buckets, o.max_relative_positions));
+    const span = o.position_buckets > 0 ? o.position_buckets : o.max_relative_positions;
+    if (span < 1) throw new PosencError(`max_relative_positions: must be >= 1 when position_buckets <= 0 (got ${o.max_relative_positions})`);
+    const st = this.heap.call(), n = o.seq * o.d, rel = 2 * Math.min(span, 2 ** 20) * o.d;
+    const pq = st.input('q', o.q, 'f32', n), pk = st.input('k', o.k, 'f32', n);
+    const pKey = st.optionalInput('pos_key', o.pos_key, 'f32', rel), pQuery = st.optionalInput('pos_query', o.pos_query, 'f32', rel);
+    return check(this.raw.debertaScores(pq, pk, pKey, pQuery, o.seq, o.d, o.position_buckets, o.max_relative_positions));
   }
 
   /**
