@@ -15,19 +15,19 @@ SinusoidalLayout layout_of(int layout) {
   return static_cast<SinusoidalLayout>(layout);
 }
 
-val sinusoid_t2t_js(val positions, int n, int d, double min_ts, double max_ts) {
+// Zero-copy (common.hpp): positions by address (0 = 0 … n−1), the [n, d] table written at `out`.
+val sinusoid_t2t_js(std::uintptr_t positions, int n, int d, double min_ts, double max_ts, std::uintptr_t out) {
   return guarded([&] {
-    const auto pos = table_positions(positions, n, d);
-    std::vector<float> out(static_cast<std::size_t>(n) * d);
-    sinusoid_t2t(pos.data(), pos.size(), d, min_ts, max_ts, out.data());
-    return f32(out);
+    std::vector<double> range;
+    sinusoid_t2t(positions_at(positions, n, range), static_cast<std::size_t>(n), d, min_ts, max_ts, at<float>(out));
+    return val::undefined();
   });
 }
 
-val sinusoid_recursive_js(int n, int d, double base, int layout) {
+val sinusoid_recursive_js(int n, int d, double base, int layout, std::uintptr_t out) {
   return guarded([&] {
     detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-    return f32(sinusoid_recursive(static_cast<std::size_t>(n), d, base, layout_of(layout)));
+    return write_to(out, sinusoid_recursive(static_cast<std::size_t>(n), d, base, layout_of(layout)));
   });
 }
 

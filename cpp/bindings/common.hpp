@@ -31,9 +31,6 @@ inline val f32(const std::vector<float>& v) {
 inline val f64(const std::vector<double>& v) {
   return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
-inline val i32(const std::vector<int>& v) {
-  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
 
 /// {cos, sin} of two float tables.
 inline val cos_sin(const std::vector<float>& c, const std::vector<float>& s) {
@@ -88,26 +85,6 @@ inline void duplicate_rows(float* t, std::size_t n, std::size_t half) {
     std::copy_backward(t + p * half, t + (p + 1) * half, t + p * 2 * half + half);
     std::copy(t + p * 2 * half, t + p * 2 * half + half, t + p * 2 * half + half);
   }
-}
-
-/// JS null/undefined → 0 … n−1; else the given positions.
-inline std::vector<double> positions_or_range(const val& positions, int n) {
-  if (positions.isNull() || positions.isUndefined()) {
-    std::vector<double> p(static_cast<std::size_t>(std::max(n, 0)));
-    for (int i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = i;
-    return p;
-  }
-  return from_js<double>(positions);
-}
-
-/// Positions for a table of n rows of d channels (JS null/undefined → 0 … n−1), with the size checks.
-inline std::vector<double> table_positions(const val& positions, int n, int d) {
-  detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-  detail::require_int_range("d", d, 1, kMaxHeadDim);
-  detail::require_output_cap("n_positions*d", 1LL * n * d);
-  auto pos = positions_or_range(positions, n);
-  detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
-  return pos;
 }
 
 /// A non-negative integer count ≤ 2^40 from a JS number.

@@ -102,8 +102,11 @@ val inner_product_sweep_js(std::uintptr_t q, std::uintptr_t k, int head_dim, int
   });
 }
 
-val decay_bound_js(val inv_freq, double count) {
-  return guarded([&] { return f32(rope_decay_bound(from_js<double>(inv_freq), (long long)count)); });
+val decay_bound_js(std::uintptr_t inv_freq, int n_inv, double count, std::uintptr_t out) {
+  return guarded([&] {
+    return write_to(out, rope_decay_bound(std::vector<double>(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv),
+                                          (long long)count));
+  });
 }
 
 val envelope_js(std::uintptr_t values, double n, int width) {

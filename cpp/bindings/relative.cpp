@@ -13,7 +13,9 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val shaw_index_js(int q_len, int k_len, int K) { return guarded([&] { return i32(shaw_relative_index(q_len, k_len, K)); }); }
+val shaw_index_js(int q_len, int k_len, int K, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, shaw_relative_index(q_len, k_len, K)); });
+}
 
 // Zero-copy entries (common.hpp): arrays by address (0 = absent), sized by the TS layer; result written at `out`.
 val shaw_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t table, int q_len, int k_len, int d, int K,
@@ -32,7 +34,9 @@ val shaw_values_js(std::uintptr_t w, std::uintptr_t v, std::uintptr_t table, int
   });
 }
 
-val xl_position_embedding_js(int klen, int d) { return guarded([&] { return f32(xl_position_embedding(klen, d)); }); }
+val xl_position_embedding_js(int klen, int d, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, xl_position_embedding(klen, d)); });
+}
 
 val rel_shift_js(std::uintptr_t x, int qlen, int klen, std::uintptr_t out) {
   return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen)); });
@@ -75,8 +79,8 @@ val t5_bias_js(std::uintptr_t table, int nb, int heads, int q_len, int k_len, bo
   return guarded([&] { return write_to(out, t5_bias(at<const float>(table), nb, heads, q_len, k_len, bidi, md, offset)); });
 }
 
-val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos) {
-  return guarded([&] { return i32(deberta_relative_positions(q_len, k_len, buckets, max_pos)); });
+val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, deberta_relative_positions(q_len, k_len, buckets, max_pos)); });
 }
 
 // pos_key, pos_query: addresses of [2·span, d] floats, or 0 when absent.

@@ -26,21 +26,19 @@ val xpos_apply_js(std::uintptr_t x, std::uintptr_t out, int seq, int heads, int 
   });
 }
 
-val xpos_tables_js(int rotary_dim, val positions, val centred, bool downscale, double scale_base, double gamma,
-                   double theta) {
+// Zero-copy: n positions and centred positions by address (0 = 0 … n−1; centred 0 = the positions), tables at cos/sin.
+val xpos_tables_js(int rotary_dim, std::uintptr_t positions, std::uintptr_t centred, int n, bool downscale, double scale_base,
+                   double gamma, double theta, std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {
-    const auto pos = from_js<double>(positions);
-    const auto cen = centred.isNull() || centred.isUndefined() ? pos : from_js<double>(centred);
-    detail::require_size("centred", cen.size(), pos.size());
-    detail::require_int_range("rotary_dim", rotary_dim, 2, kMaxHeadDim);
-    detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(pos.size()) * (rotary_dim / 2));
     XposOptions o;
     o.scale_base = scale_base;
     o.gamma = gamma;
     o.rope_theta = theta;
-    std::vector<float> c(pos.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
-    xpos_tables(rotary_dim, o, pos.data(), cen.data(), pos.size(), downscale, c.data(), s.data());
-    return cos_sin(c, s);
+    std::vector<double> range;
+    const double* pos = positions_at(positions, n, range);
+    xpos_tables(rotary_dim, o, pos, centred ? at<const double>(centred) : pos, static_cast<std::size_t>(n), downscale,
+                at<float>(cos_out), at<float>(sin_out));
+    return val::undefined();
   });
 }
 }  // namespace

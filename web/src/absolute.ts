@@ -1,11 +1,10 @@
 // Other absolute encodings (cpp/src/absolute.cpp): tensor2tensor's sinusoid, the recursive form, multiplicative PE.
 import { Core } from './core.js';
-import { intoOut } from './buffers.js';
 import { SIN_LAYOUTS } from './sinusoidal.js';
 import type { SinusoidalLayout } from './sinusoidal.js';
 import type { Positions } from './validate.js';
 import { check } from './validate.js';
-import { MAX_ELEMENTS, f64, int, num, numbers, oneOf, out, parse, positions } from './options.js';
+import { MAX_ELEMENTS, int, num, numbers, oneOf, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
 import type { Data, Out } from './rope.js';
 
@@ -51,7 +50,10 @@ export class AbsoluteApi extends Core {
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
     const o = parse('sinusoidT2T', T2T, options);
     const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
-    return intoOut(this.heap, 'out', check(this.raw.sinusoidT2T(typeof o.positions === 'number' ? null : f64(o.positions), n, o.d, o.min_timescale, o.max_timescale)), o.out);
+    const st = this.heap.call(), pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * o.d);
+    check(this.raw.sinusoidT2T(pPos, n, o.d, o.min_timescale, o.max_timescale, r.address));
+    return r.finish();
   }
 
   /**
@@ -70,7 +72,9 @@ export class AbsoluteApi extends Core {
    */
   sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number; out?: Out }): Float32Array {
     const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20), out: out() }, options);
-    return intoOut(this.heap, 'out', check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout])), o.out);
+    const r = this.heap.call().output<Float32Array>('out', o.out, 'f32', o.positions * o.d);
+    check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout], r.address));
+    return r.finish();
   }
 
   /** The d×d float64 matrix R (row-major) of {@link Posenc.sinusoidRecursive}: p_{k+1} = R·p_k. */

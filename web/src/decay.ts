@@ -1,7 +1,7 @@
 // RoPE's long-range decay and frequency analytics (cpp/src/decay.cpp).
 import type { RawModule } from './raw.js';
 import { Core } from './core.js';
-import { WasmBuffer, intoOut } from './buffers.js';
+import { WasmBuffer } from './buffers.js';
 import { ROPE_LAYOUTS, ropeInvFreqOf } from './rope.js';
 import type { Data, Out, RopeLayout } from './rope.js';
 import { PosencError, check, seedOf, show } from './validate.js';
@@ -42,7 +42,10 @@ export class DecayApi extends Core {
    */
   ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number; out?: Out }): Float32Array {
     const o = parse('ropeDecayBound', BOUND, options);
-    return intoOut(this.heap, 'out', check(this.raw.ropeDecayBound(f64(invFreqOf(this.raw, o, o.rotary_dim)), o.count)), o.out);
+    const inv = invFreqOf(this.raw, o, o.rotary_dim), st = this.heap.call();
+    const pInv = st.input('inv_freq', inv, 'f64', inv.length), r = st.output<Float32Array>('out', o.out, 'f32', o.count);
+    check(this.raw.ropeDecayBound(pInv, inv.length, o.count, r.address));
+    return r.finish();
   }
 
   /**

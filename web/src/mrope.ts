@@ -1,10 +1,9 @@
 // Multimodal RoPE (cpp/src/mrope.cpp): Qwen2-VL M-RoPE and 2D axial RoPE tables.
 import { Core } from './core.js';
 import type { Out } from './rope.js';
-import { tablesInto } from './buffers.js';
-import { ropeInvFreqOf, tableOuts } from './rope.js';
+import { ropeInvFreqOf, tableOutputs } from './rope.js';
 import { PosencError, check, show } from './validate.js';
-import { any, array, f64, int, num, numbers, optional, out, parse, value } from './options.js';
+import { any, array, int, num, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 
 const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(), out: out() };
@@ -59,9 +58,13 @@ export class MropeApi extends Core {
     const sec = list('mrope_section', o.mrope_section, 3);
     const pos = list('positions', o.positions, 3);
     const section = sec.map((v, i) => value(`mrope_section[${i}]`, int(0, 4096), v));
-    const [t, h, w] = pos.map((v, i) => f64(numbers(`positions[${i}]`, v, 2 ** 20)));
+    const streams = pos.map((v, i) => numbers(`positions[${i}]`, v, 2 ** 20)), n = streams[0].length;
     const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return tablesInto(this.heap, check(this.raw.mropeTables(inv, section[0], section[1], section[2], t, h, w)), tableOuts(o.out));
+    const st = this.heap.call();
+    const [t, h, w] = streams.map((s, i) => st.input(`positions[${i}]`, s, 'f64', n));
+    const pInv = st.input('inv_freq', inv, 'f64', inv.length), r = tableOutputs(st, o.out, n * inv.length);
+    check(this.raw.mropeTables(pInv, inv.length, section[0], section[1], section[2], t, h, w, n, r.cos.address, r.sin.address));
+    return r.finish();
   }
 
   /**
@@ -71,16 +74,20 @@ export class MropeApi extends Core {
    */
   axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('axial2dTables', AXIAL, options);
-    let h: Float64Array, w: Float64Array;
+    let h: ArrayLike<number>, w: ArrayLike<number>;
     if (o.grid !== undefined) {
       const g = list('grid', o.grid, 2).map((v, i) => value(`grid[${i}]`, int(1, 2 ** 20), v));
       const r = check(this.raw.axial2dGrid(g[0], g[1]));
       h = r.positions_h;
       w = r.positions_w;
     } else {
-      h = f64(value('positions_h', array(2 ** 20), o.positions_h));
-      w = f64(value('positions_w', array(2 ** 20), o.positions_w));
+      h = value('positions_h', array(2 ** 20), o.positions_h);
+      w = value('positions_w', array(2 ** 20), o.positions_w);
     }
-    return tablesInto(this.heap, check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, h, w)), tableOuts(o.out));
+    const n = h.length, st = this.heap.call();
+    const ph = st.input('positions_h', h, 'f64', n), pw = st.input('positions_w', w, 'f64', n);
+    const r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
+    check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, ph, pw, n, r.cos.address, r.sin.address));
+    return r.finish();
   }
 }

@@ -53,17 +53,17 @@ export interface RawModule {
   // cpp/bindings/xpos.cpp
   xposApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
     downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<undefined>;
-  xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
-    scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  xposTables(rotaryDim: number, positions: Address, centred: Address, n: number, downscale: boolean, scaleBase: number,
+    gamma: number, theta: number, cos: Address, sin: Address): Raw<undefined>;
   // cpp/bindings/mrope.cpp
-  mropeTables(invFreq: Float64Array, sT: number, sH: number, sW: number, t: Float64Array, h: Float64Array,
-    w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
-  axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  mropeTables(invFreq: Address, nInv: number, sT: number, sH: number, sW: number, t: Address, h: Address, w: Address, n: number,
+    cos: Address, sin: Address): Raw<undefined>;
+  axial2dTables(rotaryDim: number, theta: number, h: Address, w: Address, n: number, cos: Address, sin: Address): Raw<undefined>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
   t2tInvTimescales(d: number, minTimescale: number, maxTimescale: number): Raw<Float64Array>;
-  sinusoidT2T(positions: Float64Array | null, n: number, d: number, minTimescale: number, maxTimescale: number): Raw<Float32Array>;
-  sinusoidRecursive(n: number, d: number, base: number, layout: number): Raw<Float32Array>;
+  sinusoidT2T(positions: Address, n: number, d: number, minTimescale: number, maxTimescale: number, out: Address): Raw<undefined>;
+  sinusoidRecursive(n: number, d: number, base: number, layout: number, out: Address): Raw<undefined>;
   sinusoidRotationMatrix(d: number, base: number, layout: number): Raw<Float64Array>;
   multiplicativePE(x: Address, p: Address, n: number, out: Address): Raw<undefined>;
   // cpp/bindings/learned.cpp
@@ -73,12 +73,12 @@ export interface RawModule {
   tableLookup(data: Address, rows: number, cols: number, positions: Address, n: number, clamp: boolean, out: Address): Raw<undefined>;
   tableSimilarity(data: Address, rows: number, cols: number, metric: number, out: Address): Raw<undefined>;
   // cpp/bindings/relative.cpp
-  shawIndex(qLen: number, kLen: number, maxRelativePosition: number): Raw<Int32Array>;
+  shawIndex(qLen: number, kLen: number, maxRelativePosition: number, out: Address): Raw<undefined>;
   shawScores(q: Address, k: Address, tableK: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
     out: Address): Raw<undefined>;
   shawValues(weights: Address, v: Address, tableV: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
     out: Address): Raw<undefined>;
-  xlPositionEmbedding(klen: number, d: number): Raw<Float32Array>;
+  xlPositionEmbedding(klen: number, d: number, out: Address): Raw<undefined>;
   relShift(x: Address, qlen: number, klen: number, out: Address): Raw<undefined>;
   xlScores(q: Address, k: Address, r: Address, u: Address, v: Address, qlen: number, klen: number, d: number,
     causal: boolean): Raw<XLScoresRaw>;
@@ -87,7 +87,8 @@ export interface RawModule {
     queryOffset: number, out: Address): Raw<undefined>;
   t5Bias(table: Address, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
     maxDistance: number, queryOffset: number, out: Address): Raw<undefined>;
-  debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
+  debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number,
+    out: Address): Raw<undefined>;
   debertaScores(q: Address, k: Address, posKey: Address, posQuery: Address, n: number, d: number, positionBuckets: number,
     maxRelativePositions: number): Raw<DebertaScoresRaw>;
   tupeScores(p: Address, uq: Address, uk: Address, n: number, dModel: number, heads: number, headDim: number,
@@ -103,7 +104,7 @@ export interface RawModule {
     form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
   ropeInnerProductSweep(q: Address, k: Address, headDim: number, rotaryDim: number, layout: number, invFreq: Address,
     nInv: number, qPosition: number, kStart: number, count: number, out: Address): Raw<undefined>;
-  ropeDecayBound(invFreq: Float64Array, count: number): Raw<Float32Array>;
+  ropeDecayBound(invFreq: Address, nInv: number, count: number, out: Address): Raw<undefined>;
   envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
   buildInfo(): { arch: string; lanes: number };

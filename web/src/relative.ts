@@ -1,6 +1,5 @@
 // Relative position encodings (cpp/src/relative.cpp): Shaw, Transformer-XL, T5, DeBERTa, TUPE.
 import { Core } from './core.js';
-import { intoOut } from './buffers.js';
 import { PosencError, check } from './validate.js';
 import { MAX_ELEMENTS, array, bool, int, int32, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
@@ -190,7 +189,9 @@ export class RelativeApi extends Core {
    */
   shawRelativeIndex(options: { q_len: number; k_len?: number; max_relative_position: number; out?: Int32Array | WasmBuffer<Int32Array> }): Int32Array {
     const o = parse('shawRelativeIndex', SHAW_RELATIVE_INDEX, options);
-    return intoOut(this.heap, 'out', check(this.raw.shawIndex(o.q_len, o.k_len ?? o.q_len, o.max_relative_position)), o.out);
+    const k = o.k_len ?? o.q_len, r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * k);
+    check(this.raw.shawIndex(o.q_len, k, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /**
@@ -222,7 +223,9 @@ export class RelativeApi extends Core {
    */
   xlPositionEmbedding(options: { klen: number; d: number; out?: Out }): Float32Array {
     const o = parse('xlPositionEmbedding', XL_POSITION_EMBEDDING, options);
-    return intoOut(this.heap, 'out', check(this.raw.xlPositionEmbedding(o.klen, o.d)), o.out);
+    const r = this.heap.call().output<Float32Array>('out', o.out, 'f32', o.klen * o.d);
+    check(this.raw.xlPositionEmbedding(o.klen, o.d, r.address));
+    return r.finish();
   }
 
   /**
@@ -291,7 +294,9 @@ export class RelativeApi extends Core {
    */
   debertaRelativePositions(options: DebertaPositionOptions): Int32Array {
     const o = parse('debertaRelativePositions', DEBERTA_RELATIVE_POSITIONS, options);
-    return intoOut(this.heap, 'out', check(this.raw.debertaRelativePositions(o.q_len, o.k_len ?? o.q_len, o.position_buckets, o.max_relative_positions)), o.out);
+    const k = o.k_len ?? o.q_len, r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * k);
+    check(this.raw.debertaRelativePositions(o.q_len, k, o.position_buckets, o.max_relative_positions, r.address));
+    return r.finish();
   }
 
   /**

@@ -2,7 +2,7 @@
 import type { RawModule } from './raw.js';
 import { Core } from './core.js';
 import { WasmBuffer } from './buffers.js';
-import type { Heap, Staging } from './buffers.js';
+import type { Heap, Output, Staging } from './buffers.js';
 import { PosencError, check, show } from './validate.js';
 import type { Positions } from './validate.js';
 import { MAX_ELEMENTS, array, bool, int, num, numbers, oneOf, optional, out, parse, positions, value } from './options.js';
@@ -303,10 +303,17 @@ export function tables(raw: RawModule, heap: Heap, inv: ArrayLike<number>, scale
   const pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
   const pInv = st.input('inv_freq', inv, 'f64', inv.length);
   const size = n * inv.length * (o.duplicate ? 2 : 1);
-  const outs = tableOuts(o.out);
-  const c = st.output<Float32Array>('out.cos', outs.cos, 'f32', size), s = st.output<Float32Array>('out.sin', outs.sin, 'f32', size);
-  check(raw.ropeTables(pInv, inv.length, scale, pPos, n, o.duplicate, c.address, s.address));
-  return { cos: c.finish(), sin: s.finish() };
+  const t = tableOutputs(st, o.out, size);
+  check(raw.ropeTables(pInv, inv.length, scale, pPos, n, o.duplicate, t.cos.address, t.sin.address));
+  return t.finish();
+}
+
+/** Where a pair of tables of `size` floats each goes: `out` ({ cos, sin }) or new arrays. */
+export function tableOutputs(st: Staging, out: unknown, size: number): { cos: Output<Float32Array>; sin: Output<Float32Array>;
+  finish(): { cos: Float32Array; sin: Float32Array } } {
+  const o = tableOuts(out);
+  const cos = st.output<Float32Array>('out.cos', o.cos, 'f32', size), sin = st.output<Float32Array>('out.sin', o.sin, 'f32', size);
+  return { cos, sin, finish: () => ({ cos: cos.finish(), sin: sin.finish() }) };
 }
 
 /** `out` of a pair of tables: `{ cos, sin }` or absent. */

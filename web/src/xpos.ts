@@ -1,11 +1,10 @@
 // xPos (cpp/src/xpos.cpp): RoPE with a per-pair exponential scale.
 import { Core } from './core.js';
-import { tablesInto } from './buffers.js';
-import { QK_SHAPE, forRuns, qkShape, tableOuts } from './rope.js';
+import { QK_SHAPE, forRuns, qkShape, tableOutputs } from './rope.js';
 import type { Data, Out, QKShape } from './rope.js';
 import { check } from './validate.js';
 import type { Positions } from './validate.js';
-import { MAX_ELEMENTS, array, bool, f64, int, int32, num, numbers, optional, out, parse, positions } from './options.js';
+import { MAX_ELEMENTS, array, bool, int, int32, num, numbers, optional, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
 
 const XPOS: Schema = { downscale: bool(false), scale_base: num({ gt: 0 }, 512), gamma: num({ min: 0 }, 0.4), rope_theta: num({ gt: 0 }, 10000) };
@@ -65,8 +64,10 @@ export class XposApi extends Core {
   /** xPos tables (scale folded into cos/sin) for explicit positions and centred positions; see {@link Posenc.xposApply}. */
   xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('xposTables', XPOS_TABLES, options);
-    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
-    return tablesInto(this.heap, check(this.raw.xposTables(o.rotary_dim, pos, o.centred === undefined ? null : f64(o.centred), o.downscale, o.scale_base,
-      o.gamma, o.rope_theta)), tableOuts(o.out));
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length, st = this.heap.call();
+    const pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
+    const pCen = st.optionalInput('centred', o.centred, 'f64', n), r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
+    check(this.raw.xposTables(o.rotary_dim, pPos, pCen, n, o.downscale, o.scale_base, o.gamma, o.rope_theta, r.cos.address, r.sin.address));
+    return r.finish();
   }
 }
