@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# `npm run bench`: set-up, build, then the kernel benchmark (JSON lines + a summary table) and the page's repaint time.
+# `npm run bench`: set-up, build, then the package sizes, the kernel benchmark (JSON lines + a summary table) and the
+# page's repaint time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
+node tests/bench/sizes.mjs    # the npm package: tarball, each file gzipped, the bundled browser entry
 node tests/bench/run.mjs      # kernels: wasm SIMD / wasm scalar / plain JS / native
 node tests/bench/site.mjs     # the page: control change → repainted 512×512 heatmap in Chromium
+node tests/bench/gpu.mjs      # WebGPU (pe.gpu) vs wasm SIMD per workload and size, crossover; SwiftShader without a GPU

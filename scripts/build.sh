@@ -3,7 +3,9 @@
 #   build/native       core + Catch2 tests (g++)
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
-#   dist/              what npm ships: index.js + .d.ts (tsc), posenc-simd.{mjs,wasm}, posenc-scalar.{mjs,wasm}
+#   dist/              what npm ships: the TypeScript API compiled by tsc (.js + source maps + .d.ts), node.js (the
+#                      Node entry), index.cjs (require()), glue.mjs (the Emscripten glue, one for both builds),
+#                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +17,13 @@ for p in wasm-simd wasm-scalar native; do
     cat "build/$p.log" >&2; echo "[build] $p failed (log: build/$p.log)" >&2; exit 1
   fi
 done
-mkdir -p dist
-for v in simd scalar; do
-  cp "build/wasm-$v/posenc.mjs" "dist/posenc-$v.mjs"
-  cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"
-done
+rm -rf dist && mkdir dist   # from scratch: no stale file ends up in the tarball
+# One glue for both builds: they export the same functions, so Emscripten emits the same JavaScript.
+cmp -s build/wasm-simd/posenc.mjs build/wasm-scalar/posenc.mjs || { echo "[build] the simd and scalar glue differ" >&2; exit 1; }
+cp build/wasm-simd/posenc.mjs dist/glue.mjs
+for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
 node_modules/.bin/tsc -p web/tsconfig.json
+cp web/src/index.cjs dist/index.cjs
+node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

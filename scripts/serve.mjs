@@ -1,36 +1,69 @@
 // Static server for the built site (build/site, made by scripts/build.sh from web/site with Vite).
 // Usage: node scripts/serve.mjs [port]   (port 0 picks a free one). Also imported by the end-to-end tests.
 // Every response carries a strict Content-Security-Policy (no 'unsafe-eval', no inline scripts, same origin only).
+// Hostile requests get an answer, never a crash: a URL that does not decode (`/%`, `/%c0%ae`) or holds a NUL byte → 400,
+// a path outside the root → 403, a method other than GET/HEAD → 405, anything unexpected → 500.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
+const ROOT = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
+// A strict CSP without 'unsafe-eval' proves the module needs no eval (wasm-unsafe-eval allows compiling wasm).
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; worker-src 'self'; object-src 'none'; base-uri 'none'";
 
-export function serve(port = 8080) {
+/** The file under `root` a request URL names, or the HTTP status that refuses it. */
+export function fileFor(root, url) {
+  let path;
+  try {
+    path = decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return { status: 400 };  // malformed percent-encoding or an unparsable URL
+  }
+  if (path.includes('\0')) return { status: 400 };
+  const file = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
+  if (!file.startsWith(root + sep)) return { status: 403 };
+  return { file };
+}
+
+function answer(res, status, text) {
+  if (res.headersSent) { res.destroy(); return; }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': CSP }).end(text);
+}
+
+export function serve(port = 8080, root = ROOT) {
+  root = resolve(root);
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     try {
-      const body = await readFile(file);
-      // A strict CSP without 'unsafe-eval' proves the module needs no eval (wasm-unsafe-eval allows compiling wasm).
+      if (req.method !== 'GET' && req.method !== 'HEAD') { answer(res, 405, 'method not allowed'); return; }
+      const { file, status } = fileFor(root, req.url ?? '/');
+      if (!file) { answer(res, status, status === 400 ? 'bad request' : 'forbidden'); return; }
+      let body;
+      try {
+        body = await readFile(file);
+      } catch {
+        answer(res, 404, 'not found');
+        return;
+      }
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; worker-src 'self'; object-src 'none'; base-uri 'none'",
-        'cache-control': 'no-cache' });
-      res.end(body);
+        'content-security-policy': CSP, 'cache-control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      answer(res, 500, 'internal error');
     }
+  });
+  // Malformed HTTP (bad request line, oversized headers): answer 400 and close, as Node does without a handler.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await serve(Number(process.argv[2] ?? process.env.PORT ?? 8080));
-  console.log(`posenc site: http://127.0.0.1:${server.address().port}/  (serving ${root})`);
+  console.log(`posenc site: http://127.0.0.1:${server.address().port}/  (serving ${ROOT})`);
 }

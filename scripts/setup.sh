@@ -49,8 +49,12 @@ major=$(sed -n 's/^#define XSIMD_VERSION_MAJOR \([0-9]*\).*/\1/p' "$XS/config/xs
 [ -n "$major" ] && [ "$major" -ge 13 ] || die "xsimd >= 13 required, found major version '${major:-?}' in $XS"
 
 # --- 3. npm packages -------------------------------------------------------------
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# Re-install whenever package-lock.json differs from the one node_modules was installed from (a hash, not a
+# timestamp: `npm install --package-lock-only` and merges touch the lock without installing anything).
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.posenc-lock-hash 2>/dev/null)" != "$lock_hash" ]; then
   say "npm ci"
   npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > node_modules/.posenc-lock-hash
 fi
 say "ok (xsimd $major, emcc $(em++ --version 2>/dev/null | sed -n '1s/.*) \([0-9.]*\).*/\1/p'), node $(node --version))"

@@ -2,7 +2,8 @@
 # The test command (README, .ci/run): set-up, build, then every suite —
 #   ctest: Catch2 natively (SSE/AVX) and the same tests compiled to wasm (SIMD and scalar) under node;
 #   the Catch2 suite again natively under AddressSanitizer + UBSan;
-#   node --test: the npm package as a user imports it (tests/js) and the page in headless Chromium (tests/e2e).
+#   node --test: the npm package as a user imports it (tests/js), the page in headless Chromium (tests/e2e), and the
+#   packed tarball installed in throw-away consumer projects: Node, TypeScript, bundlers, plain pages (tests/pack).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -14,5 +15,5 @@ ctest --preset all
 [ -f build/asan/CMakeCache.txt ] || cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" >build/asan.log 2>&1 || { cat build/asan.log; exit 1; }
 build/asan/posenc_tests
-node --test tests/js/*.test.mjs tests/e2e/*.test.mjs
+node --test tests/js/*.test.mjs tests/e2e/*.test.mjs tests/pack/*.test.mjs
 echo "[test] set-up + build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s"

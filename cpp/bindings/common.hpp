@@ -28,6 +28,9 @@ std::vector<T> from_js(const val& a) {
 inline val f32(const std::vector<float>& v) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
+inline val i32(const std::vector<int>& v) {
+  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
 inline val f64(const std::vector<double>& v) {
   return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
@@ -96,13 +99,14 @@ inline long long as_count(const char* name, double v) {
 
 /// RopeScaling from {rope_type, rope_theta, rotary_dim, factor, max_position_embeddings,
 /// original_max_position_embeddings, attention_factor, beta_fast, beta_slow, mscale, mscale_all_dim, truncate,
-/// short_factor, long_factor, low_freq_factor, high_freq_factor} — all present (web/src/rope_config.ts
+/// short_factor, long_factor, low_freq_factor, high_freq_factor} — all present, plus partial_rotary_factor (proportional) (web/src/rope_config.ts
 /// `rawScaling` fills the defaults; NaN = unset).
 inline RopeScaling rope_scaling_from_js(const val& p) {
   RopeScaling s;
   s.rope_type = rope_type_from_name(p["rope_type"].as<std::string>());
   s.rope_theta = p["rope_theta"].as<double>();
   s.rotary_dim = p["rotary_dim"].as<int>();
+  if (!p["partial_rotary_factor"].isUndefined()) s.partial_rotary_factor = p["partial_rotary_factor"].as<double>();
   s.factor = p["factor"].as<double>();
   s.max_position_embeddings = as_count("max_position_embeddings", p["max_position_embeddings"].as<double>());
   s.original_max_position_embeddings =

@@ -26,7 +26,8 @@ val xpos_apply_js(std::uintptr_t x, std::uintptr_t out, int seq, int heads, int 
   });
 }
 
-// Zero-copy: n positions and centred positions by address (0 = 0 … n−1; centred 0 = the positions), tables at cos/sin.
+// Zero-copy: n positions and centred positions by address (0 = 0 … n−1; centred 0 = torchscale's centring of the
+// positions), tables written at cos/sin.
 val xpos_tables_js(int rotary_dim, std::uintptr_t positions, std::uintptr_t centred, int n, bool downscale, double scale_base,
                    double gamma, double theta, std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {
@@ -35,15 +36,19 @@ val xpos_tables_js(int rotary_dim, std::uintptr_t positions, std::uintptr_t cent
     o.gamma = gamma;
     o.rope_theta = theta;
     std::vector<double> range;
-    const double* pos = positions_at(positions, n, range);
-    xpos_tables(rotary_dim, o, pos, centred ? at<const double>(centred) : pos, static_cast<std::size_t>(n), downscale,
-                at<float>(cos_out), at<float>(sin_out));
+    xpos_tables(rotary_dim, o, positions_at(positions, n, range), centred ? at<const double>(centred) : nullptr,
+                static_cast<std::size_t>(n), downscale, at<float>(cos_out), at<float>(sin_out));
     return val::undefined();
   });
+}
+
+val xpos_zeta_js(int rotary_dim, double gamma) {
+  return guarded([&] { return f64(xpos_zeta(rotary_dim, gamma)); });
 }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc_xpos) {
+  emscripten::function("xposZeta", &xpos_zeta_js);
   emscripten::function("xposApply", &xpos_apply_js);
   emscripten::function("xposTables", &xpos_tables_js);
 }

@@ -1,5 +1,6 @@
 #include "posenc/absolute.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -8,6 +9,9 @@
 
 namespace posenc {
 namespace {
+// log(1e298): frequencies up to 1e298 keep position·ω finite for every position |p| ≤ 2^31.
+const double kLogMaxFrequency = std::log(1e298);
+
 
 // One t2t row: sines into o[0 … h−1], cosines into o[h … 2h−1], a zero in o[d−1] for odd d.
 void t2t_row(double pos, const double* omega, std::size_t h, std::size_t d, float* o, bool use_simd) {
@@ -52,6 +56,9 @@ void check_recursive(int d, double base, SinusoidalLayout layout) {
   detail::require_int_range("d", d, 2, kMaxHeadDim);
   detail::require_even("d", d);
   detail::require_finite_positive("base", base);
+  // ω_i = base^(−2i/d) ≤ base^(−(d−2)/d): a base below 1 must keep it ≤ 1e298 (cos, sin of a finite angle).
+  if (-double(d - 2) / d * std::log(base) > kLogMaxFrequency)
+    detail::fail("base", "the largest frequency base^(-(d-2)/d) must be <= 1e298 (got base " + detail::format_number(base) + ")");
   if (layout != SinusoidalLayout::interleaved && layout != SinusoidalLayout::concatenated)
     detail::fail("layout", "must be interleaved or concatenated");
 }
@@ -62,9 +69,16 @@ std::vector<double> t2t_inv_timescales(int d, double min_timescale, double max_t
   detail::require_finite_positive("min_timescale", min_timescale);
   detail::require_finite_positive("max_timescale", max_timescale);
   const std::size_t h = static_cast<std::size_t>(d) / 2;
-  const double inc = std::log(max_timescale / min_timescale) / double(h > 1 ? h - 1 : 1);
+  // In log space: max/min and min²/max may overflow or vanish even when both timescales are finite.
+  const double lmin = std::log(min_timescale), lmax = std::log(max_timescale);
+  const double inc = (lmax - lmin) / double(h > 1 ? h - 1 : 1);
+  // ω runs from min (i = 0) to min²/max (i = h − 1): the larger of the two is the largest frequency.
+  if (std::max(lmin, h > 1 ? 2 * lmin - lmax : lmin) > kLogMaxFrequency) {
+    detail::fail("min_timescale", "the largest frequency max(min_timescale, min_timescale^2/max_timescale) must be <= 1e298 (got min_timescale " +
+                                      detail::format_number(min_timescale) + ", max_timescale " + detail::format_number(max_timescale) + ")");
+  }
   std::vector<double> omega(h);
-  for (std::size_t i = 0; i < h; ++i) omega[i] = min_timescale * std::exp(-double(i) * inc);
+  for (std::size_t i = 0; i < h; ++i) omega[i] = std::exp(lmin - double(i) * inc);
   return omega;
 }
 

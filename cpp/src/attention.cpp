@@ -102,11 +102,16 @@ void attention_scores(const float* q, const float* k, int seq, int head_dim, con
   const std::size_t n = static_cast<std::size_t>(seq) * head_dim;
   std::vector<float> rq, rk;
   if (o.rope) {
-    RopeShape shape{seq, 1, head_dim, o.rotary_dim};
+    const RopeShape shape{seq, 1, head_dim, o.rotary_dim};
+    const auto inv = rope_inv_freq(o.rotary_dim == 0 ? head_dim : o.rotary_dim, o.rope_theta);
+    std::vector<double> pos(static_cast<std::size_t>(seq));
+    for (int i = 0; i < seq; ++i) pos[static_cast<std::size_t>(i)] = i;
+    std::vector<float> c(pos.size() * inv.size()), s(c.size());  // one pair of tables for q and k
+    rope_tables(inv, pos.data(), pos.size(), c.data(), s.data());
     rq.resize(n);
     rk.resize(n);
-    rope_apply_positions(q, rq.data(), shape, o.layout, o.rope_theta, nullptr);
-    rope_apply_positions(k, rk.data(), shape, o.layout, o.rope_theta, nullptr);
+    rope_apply(q, rq.data(), shape, o.layout, c.data(), s.data());
+    rope_apply(k, rk.data(), shape, o.layout, c.data(), s.data());
     q = rq.data();
     k = rk.data();
   }

@@ -14,21 +14,49 @@ constexpr std::size_t kBlock = 128;  // distances per block (a multiple of every
 
 void validate_freqs(const std::vector<double>& inv_freq) {
   if (inv_freq.empty() || inv_freq.size() > 4096) detail::fail("inv_freq", "must hold 1 … 4096 frequencies (got " + std::to_string(inv_freq.size()) + ")");
+  // |θ| ≤ 1e298 keeps every angle r·θ finite for |r| ≤ 2^32 (an infinite angle has no cos/sin).
   for (double f : inv_freq)
-    if (!std::isfinite(f)) detail::fail("inv_freq", "every inverse frequency must be finite");
+    if (!(std::fabs(f) <= 1e298)) detail::fail("inv_freq", "every inverse frequency must be finite with |value| <= 1e298");
 }
 
 void validate_count(long long count) { detail::require_int_range("count", count, 0, kMaxSeqLen); }
 
-/// C[i][s] = cos(s·θ_i), S[i][s] = sin(s·θ_i), s < kBlock, float64 rounded once.
+/// C[i][s] = cos(s·θ_i), S[i][s] = sin(s·θ_i), s < kBlock, float64 rounded once: the angle tables with θ as the
+/// "positions" and s as the "frequencies" (the same float64 products s·θ_i).
 void block_tables(const std::vector<double>& inv, std::vector<float>& C, std::vector<float>& S) {
   C.resize(inv.size() * kBlock);
   S.resize(C.size());
-  for (std::size_t i = 0; i < inv.size(); ++i)
-    for (std::size_t s = 0; s < kBlock; ++s) {
-      C[i * kBlock + s] = static_cast<float>(std::cos(double(s) * inv[i]));
-      S[i * kBlock + s] = static_cast<float>(std::sin(double(s) * inv[i]));
+  double s[kBlock];
+  for (std::size_t t = 0; t < kBlock; ++t) s[t] = double(t);
+  kernels::angle_tables_simd(s, kBlock, inv.data(), inv.size(), 1.0, C.data(), S.data(), kBlock);
+}
+
+/// Block-start coefficients for distance r0: A[i] = hr_i·cos(r0·θ_i) + hi_i·sin(r0·θ_i),
+/// B[i] = hi_i·cos(r0·θ_i) − hr_i·sin(r0·θ_i), float64 rounded once.
+void block_start(double r0, const std::vector<double>& inv, const std::vector<double>& hr, const std::vector<double>& hi,
+                 float* A, float* B) {
+  std::size_t i = 0;
+#if POSENC_SIMD
+  using simd::dbatch;
+  constexpr std::size_t W = dbatch::size;
+  const dbatch r(r0);
+  for (; i + 2 * W <= inv.size(); i += 2 * W) {
+    dbatch a[2], b[2];
+    for (std::size_t u = 0; u < 2; ++u) {
+      const auto cs = simd::sincos(r * dbatch::load_unaligned(&inv[i + u * W]));
+      const dbatch x = dbatch::load_unaligned(&hr[i + u * W]), y = dbatch::load_unaligned(&hi[i + u * W]);
+      a[u] = x * cs.c + y * cs.s;
+      b[u] = y * cs.c - x * cs.s;
     }
+    simd::narrow(a[0], a[1]).store_unaligned(A + i);
+    simd::narrow(b[0], b[1]).store_unaligned(B + i);
+  }
+#endif
+  for (; i < inv.size(); ++i) {
+    const double c0 = std::cos(r0 * inv[i]), s0 = std::sin(r0 * inv[i]);
+    A[i] = static_cast<float>(hr[i] * c0 + hi[i] * s0);
+    B[i] = static_cast<float>(hi[i] * c0 - hr[i] * s0);
+  }
 }
 }  // namespace
 
@@ -61,12 +89,7 @@ std::vector<float> rope_inner_product_sweep(const float* q, const float* k, int 
   std::vector<float> C, S, A(half), B(half), acc(kBlock), out(static_cast<std::size_t>(count));
   block_tables(inv_freq, C, S);
   for (long long b0 = 0; b0 < count; b0 += kBlock) {
-    const double r0 = double(k_start + b0 - q_position);
-    for (std::size_t i = 0; i < half; ++i) {
-      const double c0 = std::cos(r0 * inv_freq[i]), s0 = std::sin(r0 * inv_freq[i]);
-      A[i] = static_cast<float>(hr[i] * c0 + hi[i] * s0);
-      B[i] = static_cast<float>(hi[i] * c0 - hr[i] * s0);
-    }
+    block_start(double(k_start + b0 - q_position), inv_freq, hr, hi, A.data(), B.data());
     const std::size_t n = static_cast<std::size_t>(std::min<long long>(kBlock, count - b0));
     kernels::decay_block_simd(A.data(), B.data(), C.data(), S.data(), half, kBlock, n, acc.data());
     for (std::size_t s = 0; s < n; ++s) out[static_cast<std::size_t>(b0) + s] = static_cast<float>(acc[s] + pass);

@@ -162,6 +162,9 @@ Terms head_terms(const Mat& q, const Mat& k, int seq, int heads, int d, int h, c
       break;
     }
     case AttentionScheme::t5: {
+      // Checked before the seeded table is sized by it (t5_bias checks the rest, with the same words).
+      detail::require_int_range("scheme.num_buckets", s.num_buckets, 2, 1 << 20);
+      detail::require_output_cap("scheme.num_buckets*heads", 1LL * s.num_buckets * heads);
       const Mat table = seeded(seed, "t5_bias", 0, std::size_t(s.num_buckets) * heads, 1.0f);
       const Mat all = t5_bias(table.data(), s.num_buckets, heads, seq, seq, !causal, s.max_distance);
       t.emplace_back("content_content", dots(q, n, k, n, d, inv_sqrt));
@@ -332,10 +335,8 @@ double permutation_change(const std::string& text, int i, int j, int heads, int 
       for (std::size_t y = 0; y < N; ++y) {
         const float sb = rb.scores[h * N * N + x * N + y];
         const float sa = ra.scores[h * N * N + std::size_t(perm[x]) * N + std::size_t(perm[y])];
-        if (std::isinf(sa) || std::isinf(sb)) {
-          if (sa != sb) worst = std::numeric_limits<double>::infinity();  // a mask moved
-          continue;
-        }
+        // A causal mask belongs to positions, not tokens: a pair masked in either order is not compared.
+        if (std::isinf(sa) || std::isinf(sb)) continue;
         worst = std::max(worst, std::fabs(double(sb) - double(sa)));
       }
   return worst;

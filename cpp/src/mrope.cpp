@@ -8,30 +8,50 @@
 #include "posenc/rope_scaling.hpp"
 
 namespace posenc {
-void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>& sec, const double* pos_t,
-                  const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out) {
-  if (inv_freq.empty()) detail::fail("inv_freq", "must not be empty");
-  for (double f : inv_freq)
-    if (!std::isfinite(f)) detail::fail("inv_freq", "every inverse frequency must be finite");
-  const long long half = static_cast<long long>(inv_freq.size());
-  for (int s : sec) detail::require_int_range("mrope_section", s, 0, half);
-  if (1LL * sec[0] + sec[1] + sec[2] != half)
+std::vector<int> mrope_streams(const std::array<int, 3>& sec, std::size_t half, bool interleaved) {
+  const long long h = static_cast<long long>(half);
+  for (int s : sec) detail::require_int_range("mrope_section", s, 0, h);
+  if (1LL * sec[0] + sec[1] + sec[2] != h)
     detail::fail("mrope_section", "sections must sum to rotary_dim/2 = " + std::to_string(half) + " (got " +
                                       std::to_string(sec[0]) + "+" + std::to_string(sec[1]) + "+" +
                                       std::to_string(sec[2]) + ")");
+  std::vector<int> stream(half, 0);
+  for (std::size_t i = 0; i < half; ++i) {
+    if (!interleaved) stream[i] = long(i) < sec[0] ? 0 : long(i) < sec[0] + sec[1] ? 1 : 2;
+    else if (i % 3 == 1 && i < 3 * std::size_t(sec[1])) stream[i] = 1;
+    else if (i % 3 == 2 && i < 3 * std::size_t(sec[2])) stream[i] = 2;
+  }
+  if (interleaved) {
+    int count[3] = {0, 0, 0};
+    for (int k : stream) ++count[k];
+    if (count[1] != sec[1] || count[2] != sec[2])
+      detail::fail("mrope_section", "interleaved sections need 3*s_h - 2 and 3*s_w - 1 below rotary_dim/2 = " +
+                                        std::to_string(half) + " (got h " + std::to_string(sec[1]) + ", w " +
+                                        std::to_string(sec[2]) + ")");
+  }
+  return stream;
+}
+
+void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>& sec, const double* pos_t,
+                  const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out,
+                  bool interleaved) {
+  if (inv_freq.empty()) detail::fail("inv_freq", "must not be empty");
+  for (double f : inv_freq)
+    if (!std::isfinite(f)) detail::fail("inv_freq", "every inverse frequency must be finite");
+  const std::size_t half = inv_freq.size();
+  const std::vector<int> stream = mrope_streams(sec, half, interleaved);
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
-  detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * half);
+  detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n * half));
   detail::require_positions("positions_t", pos_t, n);
   detail::require_positions("positions_h", pos_h, n);
   detail::require_positions("positions_w", pos_w, n);
   const double* streams[3] = {pos_t, pos_h, pos_w};
-  std::size_t start = 0;
-  for (int k = 0; k < 3; ++k) {
-    const std::size_t len = static_cast<std::size_t>(sec[static_cast<std::size_t>(k)]);
-    if (len > 0)
-      kernels::angle_tables_simd(inv_freq.data() + start, len, streams[k], n, 1.0, cos_out + start, sin_out + start,
-                                 inv_freq.size());
-    start += len;
+  // Runs of consecutive frequencies on the same stream (one run per section when contiguous).
+  for (std::size_t a = 0; a < half;) {
+    std::size_t b = a + 1;
+    while (b < half && stream[b] == stream[a]) ++b;
+    kernels::angle_tables_simd(inv_freq.data() + a, b - a, streams[stream[a]], n, 1.0, cos_out + a, sin_out + a, half);
+    a = b;
   }
 }
 

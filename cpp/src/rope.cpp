@@ -1,5 +1,6 @@
 #include "posenc/rope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -87,29 +88,35 @@ void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double
 void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        double scale, float* cos_out, float* sin_out, std::size_t stride) {
 #if POSENC_SIMD
+  // Angles pos·θ_i in float64 (the reference's product), simd::sincos (float64 range reduction and polynomials),
+  // scaled in float64 and rounded once: two float64 batches per float32 store.
   using simd::dbatch;
   constexpr std::size_t W = dbatch::size;
-  alignas(64) double cbuf[W], sbuf[W];
   const dbatch sc(scale);
-  for (std::size_t p = 0; p < n; ++p) {
+  double max_inv = 0;
+  for (std::size_t i = 0; i < nfreq; ++i) max_inv = std::max(max_inv, std::fabs(inv_freq[i]));
+  auto row = [&](std::size_t p, auto sincos) {
     const dbatch m(positions[p]);
     float* co = cos_out + p * stride;
     float* so = sin_out + p * stride;
     std::size_t i = 0;
-    for (; i + W <= nfreq; i += W) {
-      const auto cs = xsimd::sincos(m * dbatch::load_unaligned(inv_freq + i));
-      (sc * cs.first).store_aligned(sbuf);
-      (sc * cs.second).store_aligned(cbuf);
-      for (std::size_t l = 0; l < W; ++l) {
-        co[i + l] = static_cast<float>(cbuf[l]);
-        so[i + l] = static_cast<float>(sbuf[l]);
-      }
+    for (; i + 2 * W <= nfreq; i += 2 * W) {
+      const simd::SinCos lo = sincos(m * dbatch::load_unaligned(inv_freq + i));
+      const simd::SinCos hi = sincos(m * dbatch::load_unaligned(inv_freq + i + W));
+      simd::narrow(sc * lo.c, sc * hi.c).store_unaligned(co + i);
+      simd::narrow(sc * lo.s, sc * hi.s).store_unaligned(so + i);
     }
     for (; i < nfreq; ++i) {
       const double a = positions[p] * inv_freq[i];
       co[i] = static_cast<float>(scale * std::cos(a));
       so[i] = static_cast<float>(scale * std::sin(a));
     }
+  };
+  for (std::size_t p = 0; p < n; ++p) {
+    if (std::fabs(positions[p]) * max_inv < simd::kSinCosFast * 0.999)  // every angle of the row in fast range
+      row(p, [](const dbatch& a) { return simd::sincos_fast(a); });
+    else
+      row(p, [](const dbatch& a) { return simd::sincos(a); });
   }
 #else
   angle_tables_scalar(inv_freq, nfreq, positions, n, scale, cos_out, sin_out, stride);

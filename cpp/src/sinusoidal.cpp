@@ -9,7 +9,7 @@
 namespace posenc {
 namespace {
 
-// sin/cos of pos·ω_i for i < nf into sn, cs (float64). SIMD with xsimd's float64 sincos when built.
+// sin/cos of pos·ω_i for i < nf into sn, cs (float64). SIMD with simd::sincos (float64) when built.
 void row_sincos(double pos, const double* omega, std::size_t nf, double* sn, double* cs, bool use_simd) {
   std::size_t i = 0;
 #if POSENC_SIMD
@@ -17,9 +17,9 @@ void row_sincos(double pos, const double* omega, std::size_t nf, double* sn, dou
     using simd::dbatch;
     const dbatch m(pos);
     for (; i + dbatch::size <= nf; i += dbatch::size) {
-      const auto r = xsimd::sincos(m * dbatch::load_unaligned(omega + i));
-      r.first.store_unaligned(sn + i);
-      r.second.store_unaligned(cs + i);
+      const auto r = simd::sincos(m * dbatch::load_unaligned(omega + i));
+      r.s.store_unaligned(sn + i);
+      r.c.store_unaligned(cs + i);
     }
   }
 #else
@@ -56,44 +56,47 @@ void fill(const double* positions, std::size_t n, int d, double base, Sinusoidal
   if (use_simd && positions == nullptr) {
     // Positions 0 … n−1 in blocks p = p0 + s, s < B: angle addition with both factors from float64 sincos,
     //   sin(pω) = sin(p0ω)cos(sω) + cos(p0ω)sin(sω),  cos(pω) = cos(p0ω)cos(sω) − sin(p0ω)sin(sω),
-    // evaluated in float64 (error ~1e-16, no recurrence), so rows stay within the 2-ulp contract.
+    // evaluated in float64 (error ~1e-16, no recurrence), so rows stay within the 2-ulp contract; each pair of
+    // float64 batches is rounded into one float32 store in the output's channel order.
     using simd::dbatch;
     constexpr std::size_t B = 64, W = dbatch::size;
+    const std::size_t nc = D / 2;
     std::vector<double> CS(B * ns), SN(B * ns), c0(ns), s0(ns);
     for (std::size_t t = 0; t < B; ++t) row_sincos(double(t), omega.data(), ns, &SN[t * ns], &CS[t * ns], true);
-    std::vector<double> row(D);  // the row in output order (float64), then converted in one contiguous loop
     const bool inter = layout == SinusoidalLayout::interleaved;
     for (std::size_t p0 = 0; p0 < n; p0 += B) {
       row_sincos(double(p0), omega.data(), ns, s0.data(), c0.data(), true);
       for (std::size_t t = 0; t < B && p0 + t < n; ++t) {
         const double* ct = &CS[t * ns];
         const double* st = &SN[t * ns];
-        std::size_t i = 0;
-        for (; i + W <= ns && (!inter || 2 * (i + W) <= D); i += W) {
+        float* o = out + (p0 + t) * D;
+        auto at = [&](std::size_t i, dbatch& sv, dbatch& cv) {
           const dbatch a = dbatch::load_unaligned(&s0[i]), b = dbatch::load_unaligned(&c0[i]);
           const dbatch x = dbatch::load_unaligned(ct + i), y = dbatch::load_unaligned(st + i);
-          const dbatch sv = a * x + b * y, cv = b * x - a * y;
-          if (inter) {  // [s_i, c_i, s_i+1, c_i+1, …]
-            xsimd::zip_lo(sv, cv).store_unaligned(&row[2 * i]);
-            xsimd::zip_hi(sv, cv).store_unaligned(&row[2 * i + W]);
-          } else {  // [s_0 … s_ns−1 | c_0 … c_nc−1]: cosines via cs, placed after the loop
-            sv.store_unaligned(&row[i]);
-            cv.store_unaligned(&cs[i]);
+          sv = a * x + b * y;
+          cv = b * x - a * y;
+        };
+        std::size_t i = 0;
+        if (inter) {  // [s_i, c_i, s_i+1, c_i+1, …]
+          for (; i + W <= nc; i += W) {
+            dbatch sv, cv;
+            at(i, sv, cv);
+            simd::narrow(xsimd::zip_lo(sv, cv), xsimd::zip_hi(sv, cv)).store_unaligned(o + 2 * i);
+          }
+        } else {  // [s_0 … s_ns−1 | c_0 … c_nc−1]
+          for (; i + 2 * W <= nc; i += 2 * W) {
+            dbatch s1, c1, s2, c2;
+            at(i, s1, c1);
+            at(i + W, s2, c2);
+            simd::narrow(s1, s2).store_unaligned(o + i);
+            simd::narrow(c1, c2).store_unaligned(o + ns + i);
           }
         }
         for (; i < ns; ++i) {
           const double sv = s0[i] * ct[i] + c0[i] * st[i], cv = c0[i] * ct[i] - s0[i] * st[i];
-          if (inter) {
-            row[2 * i] = sv;
-            if (2 * i + 1 < D) row[2 * i + 1] = cv;
-          } else {
-            row[i] = sv;
-            cs[i] = cv;
-          }
+          o[inter ? 2 * i : i] = static_cast<float>(sv);
+          if (i < nc) o[inter ? 2 * i + 1 : ns + i] = static_cast<float>(cv);
         }
-        if (!inter) std::copy(cs.begin(), cs.begin() + std::ptrdiff_t(D - ns), row.begin() + std::ptrdiff_t(ns));
-        float* o = out + (p0 + t) * D;
-        for (std::size_t j = 0; j < D; ++j) o[j] = static_cast<float>(row[j]);
       }
     }
     return;

@@ -13,6 +13,20 @@ export const inputs = (n, offset) => {
 
 /** Each entry: setup() → { run(), at(i) }. */
 export const workloads = {
+  rope_tables() {
+    const seq = 4096, rot = 64, half = rot / 2, cos = new Float32Array(seq * half), sin = new Float32Array(seq * half);
+    return {
+      run() {
+        const inv = Float64Array.from({ length: half }, (_, i) => 10000 ** (-2 * i / rot));
+        for (let p = 0; p < seq; p++) for (let i = 0; i < half; i++) {
+          const a = p * inv[i];
+          cos[p * half + i] = Math.cos(a); sin[p * half + i] = Math.sin(a);
+        }
+      },
+      at: (i) => (i < cos.length ? cos[i] : sin[i - cos.length]),
+    };
+  },
+
   rope_apply() {
     const seq = 4096, heads = 32, hd = 128, half = hd / 2, n = seq * heads * hd;
     const q = inputs(n, 0), k = inputs(n, 2 ** 28), qo = new Float32Array(n), ko = new Float32Array(n);

@@ -35,10 +35,19 @@ struct Workload {
   double bytes = 0;      ///< bytes read + written by one run (for bandwidth fractions)
 };
 
-/// name: rope_apply | scores | decay_ones | decay_random | sinusoidal | alibi | t5
+/// name: rope_tables | rope_apply | scores | decay_ones | decay_random | sinusoidal | alibi | t5
 inline Workload make(const std::string& name) {
   Workload w;
-  if (name == "rope_apply") {
+  if (name == "rope_tables") {  // positions 0 … 4095, rotary_dim 64: cos and sin [4096, 32]
+    const int seq = 4096, rot = 64;
+    std::vector<double> pos(seq);
+    for (int i = 0; i < seq; ++i) pos[std::size_t(i)] = i;
+    auto c = std::make_shared<std::vector<float>>(std::size_t(seq) * rot / 2), s = std::make_shared<std::vector<float>>(c->size());
+    w.run = [=] { rope_tables(rope_inv_freq(rot, 10000.0), pos.data(), pos.size(), c->data(), s->data()); };
+    w.at = [=](std::size_t i) { return i < c->size() ? (*c)[i] : (*s)[i - c->size()]; };
+    w.size = 2 * c->size();
+    w.bytes = 4.0 * double(w.size);
+  } else if (name == "rope_apply") {
     const int seq = 4096, heads = 32, hd = 128;
     const std::size_t n = std::size_t(seq) * heads * hd;
     auto q = std::make_shared<std::vector<float>>(inputs(n, 0)), k = std::make_shared<std::vector<float>>(inputs(n, 1u << 28));

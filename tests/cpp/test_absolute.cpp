@@ -110,6 +110,33 @@ TEST_CASE("t2t sinusoid rejects bad input") {
   CHECK_THROWS_WITH(sinusoid_t2t(4, 0), Catch::StartsWith("d: must be an integer in [1, 8192] (got 0)"));
   CHECK_THROWS_WITH(sinusoid_t2t(4, 8, 0.0), Catch::StartsWith("min_timescale: must be a finite number > 0"));
   CHECK_THROWS_WITH(sinusoid_t2t(4, 8, 1.0, std::nan("")), Catch::StartsWith("max_timescale:"));
+}
+
+TEST_CASE("t2t sinusoid at extreme timescales: finite, or refused (issue 15)") {
+  // min_timescale 5e-324 made max/min overflow: inc = ∞ and ω_0 = min·exp(−0·∞) = NaN.
+  for (const auto& [lo, hi] : std::vector<std::pair<double, double>>{{5e-324, 1e4}, {1e-300, 1.7e308}, {5e-324, 1.7e308},
+                                                                     {1e150, 1e4}, {1e-10, 1e-300}}) {
+    INFO(lo << " " << hi);
+    const auto w = t2t_inv_timescales(8, lo, hi);
+    for (double x : w) CHECK(std::isfinite(x));
+    // ω runs from min to min²/max (long double has the range to form min² exactly enough)
+    CHECK(w.front() == Approx(lo).epsilon(1e-12).margin(1e-320));
+    CHECK(w.back() == Approx(double((long double)lo * lo / hi)).epsilon(1e-12).margin(1e-320));
+    std::vector<double> pos{0, 1, 2, -2147483647.0, 2147483647.0};
+    std::vector<float> out(pos.size() * 8);
+    sinusoid_t2t(pos.data(), pos.size(), 8, lo, hi, out.data());
+    for (float x : out) CHECK(std::isfinite(x));
+  }
+  CHECK(sinusoid_t2t(3, 8, 5e-324)[0] == 0.f);  // sin(0·ω_0)
+  // min²/max beyond 1e298: the angle pos·ω would overflow at long positions, refused.
+  CHECK_THROWS_WITH(t2t_inv_timescales(8, 1e300, 1e-300), Catch::StartsWith("min_timescale: the largest frequency"));
+  CHECK_THROWS_WITH(t2t_inv_timescales(8, 1.0, 5e-324), Catch::StartsWith("min_timescale:"));
+  // (fuzz finding) ω_0 = min_timescale itself beyond 1e298: 1e300·2^31 overflowed to ∞, sin ∞ = NaN.
+  CHECK_THROWS_WITH(t2t_inv_timescales(29, 1e300, 1.7976931348623157e308), Catch::StartsWith("min_timescale: the largest frequency"));
+  CHECK_THROWS_WITH(t2t_inv_timescales(2, 1e300, 1e300), Catch::StartsWith("min_timescale: the largest frequency"));
+  // The recursive sinusoid's base: base^(−(d−2)/d) overflowed to ∞ (cos ∞ = NaN) for tiny bases.
+  CHECK_THROWS_WITH(sinusoid_recursive(4, 8192, 5e-324), Catch::StartsWith("base: the largest frequency"));
+  for (float x : sinusoid_recursive(4, 8, 1e-300)) CHECK(std::isfinite(x));
   std::vector<double> pos{0, std::nan("")};
   std::vector<float> out(16);
   CHECK_THROWS_WITH(sinusoid_t2t(pos.data(), 2, 8, 1.0, 1e4, out.data()), Catch::StartsWith("positions:"));

@@ -188,6 +188,17 @@ TEST_CASE("Permutation check: zero without position encoding, non-zero for every
   CHECK_THROWS_WITH(permutation_change("a b", 0, 5, 1, 8, {}, false, 0), Catch::StartsWith("j: must be an integer in [0, 1]"));
 }
 
+TEST_CASE("Permutation check with causal masks: finite, exactly zero for none (issue 15)") {
+  for (int t = 0; t < 12; ++t) {
+    const double change = permutation_change("a b c d", 0, 1, 1, 8, scheme(AttentionScheme(t)), true, 0);
+    INFO(attention_scheme_name(AttentionScheme(t)) << ": " << change);
+    CHECK(std::isfinite(change));
+    if (AttentionScheme(t) == AttentionScheme::none) CHECK(change == 0.0);
+  }
+  // Unmasked pairs still see the scheme: swapping "cat" and "mouse" changes RoPE's scores among visible pairs.
+  CHECK(permutation_change("the cat chased the mouse", 1, 4, 2, 8, scheme(AttentionScheme::rope), true, 1) > 1e-3);
+}
+
 TEST_CASE("text_qkv head 0 equals text_qk") {
   const auto a = text_qk("the cat sat", 8, 9);
   const auto b = text_qkv("the cat sat", 3, 8, 9);
@@ -239,4 +250,14 @@ TEST_CASE("Engine rejects bad input") {
   CHECK_THROWS_WITH(attention(x.data(), x.data(), x.data(), 2, 1, 8, learned, false, 0), Catch::StartsWith("scheme.table: has 1 rows"));
   CHECK_THROWS_WITH(attention_scheme_from_name("fancy"), Catch::StartsWith("scheme.type: must be one of"));
   CHECK_THROWS_WITH(linear_attention_rope(x.data(), x.data(), x.data(), 2, 7, 1, false, 1e4, LinearForm::naive), Catch::StartsWith("head_dim:"));
+}
+
+TEST_CASE("Scheme sizes are checked before anything is sized by them (fuzz finding)") {
+  // A negative t5 num_buckets sized the seeded bias table: std::length_error instead of posenc::Error.
+  SchemeParams s;
+  s.type = AttentionScheme::t5;
+  s.num_buckets = -2;
+  const auto a = text_qkv("a b", 1, 8, 0);
+  CHECK(testutil::error_of([&] { attention(a.q.data(), a.k.data(), a.v.data(), 2, 1, 8, s, false, 0); })
+            .rfind("scheme.num_buckets: must be an integer in [2, 1048576] (got -2)", 0) == 0);
 }

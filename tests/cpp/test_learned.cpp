@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "posenc/posenc.hpp"
@@ -19,9 +21,7 @@ void put(Bytes& b, const void* p, std::size_t n) {
 }
 
 // A .npy file written by hand from the format description (version 1.0, header padded to 64 bytes).
-Bytes npy(const std::string& descr, const std::string& shape, const void* data, std::size_t nbytes,
-          const std::string& fortran = "False", int version = 1) {
-  std::string h = "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
+Bytes npy_dict(std::string h, const void* data, std::size_t nbytes, int version = 1) {
   const std::size_t pre = version == 1 ? 10 : 12;
   while ((pre + h.size() + 1) % 64) h += ' ';
   h += '\n';
@@ -31,6 +31,11 @@ Bytes npy(const std::string& descr, const std::string& shape, const void* data, 
   put(b, h.data(), h.size());
   put(b, data, nbytes);
   return b;
+}
+
+Bytes npy(const std::string& descr, const std::string& shape, const void* data, std::size_t nbytes,
+          const std::string& fortran = "False", int version = 1) {
+  return npy_dict("{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }", data, nbytes, version);
 }
 
 Bytes safetensors(const std::string& header, const Bytes& data) {
@@ -126,7 +131,7 @@ TEST_CASE("safetensors: malformed files are rejected") {
       "safetensors: tensor 'a' must be 2-D");
   bad(safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})", Bytes(8)),
       "safetensors: tensor 'a': data_offsets [0, 16] lie outside the 8 data bytes");
-  bad(safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}})", Bytes(16)),
+  bad(safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}})", Bytes(12)),
       "safetensors: tensor 'a' spans 12 bytes but shape [2, 2] of F32 needs 16");
   bad(safetensors(R"({})", {}), "safetensors: file holds no tensors");
 }
@@ -191,15 +196,139 @@ TEST_CASE("Mutated .npy / .safetensors bytes: a consistent table or an Error, ne
       } else {
         b.resize(b.size() + 1 + g() % 64, std::uint8_t(g()));
       }
+      // The header-only check (first bytes, then the header) refuses exactly what the full read refuses.
+      bool header_ok = true;
+      try {
+        const std::size_t probe = std::min(b.size(), kTableHeaderProbe);
+        if (which == 0) npy_check_header(b.data(), npy_header_length(b.data(), probe, b.size()), b.size());
+        else {
+          const std::string nm = "wpe.weight";
+          safetensors_check_header(b.data(), safetensors_header_length(b.data(), probe, b.size()), b.size(), &nm);
+        }
+      } catch (const Error&) {
+        header_ok = false;
+      }
       try {
         const Table tb = which == 0 ? table_from_npy(b.data(), b.size()) : table_from_safetensors(b.data(), b.size(), "wpe.weight");
+        CHECK(header_ok);
         CHECK(tb.data.size() == std::size_t(tb.rows) * std::size_t(tb.cols));
         ++parsed;
-      } catch (const Error&) {
+      } catch (const Error& e) {
+        CHECK((!header_ok || std::string(e.what()).find("overflows float32") != std::string::npos));
         ++rejected;
       }
     }
   }
   CHECK(parsed > 0);
   CHECK(rejected > 0);
+}
+
+TEST_CASE("npy header is the Python dict literal it is (issue 15)") {
+  std::vector<float> f(6);
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = float(i) + 0.25f;
+  auto table = [&](const std::string& dict) {
+    const auto b = npy_dict(dict, f.data(), 24);
+    return table_from_npy(b.data(), b.size());
+  };
+  // A repeated key keeps its last value, as numpy's ast.literal_eval dict does (the substring search took the first).
+  const Table t = table("{'descr': '<i4', 'fortran_order': True, 'descr': '<f4', 'shape': (2, 3), 'fortran_order': False}");
+  CHECK(t.rows == 2);
+  CHECK(t.cols == 3);
+  CHECK(t.data[5] == 5.25f);
+  // Text inside a string value is never a key: the substring search read descr "<f8', 'shape': (3, 2)" and shape (3, 2).
+  const Table u = table(R"j({'descr': "<f8', 'shape': (3, 2)", 'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), })j");
+  CHECK(u.rows == 2);
+  CHECK(u.cols == 3);
+  // Python spellings numpy has written: double quotes, a trailing comma, Python 2 longs, no spaces.
+  CHECK(table(R"({"descr":"<f4","fortran_order":False,"shape":(2L,3L)})").cols == 3);
+  CHECK(table("{'shape': (6, 1), 'fortran_order': False, 'descr': '<f4'}").rows == 6);
+  auto bad = [&](const std::string& dict, const char* prefix) {
+    const auto b = npy_dict(dict, f.data(), 24);
+    CHECK_THROWS_WITH(table_from_npy(b.data(), b.size()), Catch::StartsWith(prefix));
+  };
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), 'extra': 1}", "npy: unexpected header key 'extra'");
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': [2, 3]}", "npy: shape must be a tuple");
+  bad("{'descr': '<f4', 'fortran_order': 0, 'shape': (2, 3)}", "npy: fortran_order must be True or False");
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -3)}", "npy: shape entries must be non-negative integers");
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)", "npy: malformed header dict: expected '}'");
+  bad("{'descr': '<f4', 'fortran_order': False}", "npy: header lacks the key 'shape'");
+  bad("{descr: '<f4'}", "npy: malformed header dict: keys must be strings");
+  bad("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2, 3)}", "npy: descr must be a string (structured dtypes");
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)} x", "npy: malformed header dict: trailing characters");
+  bad("{'descr': '<f4', 'fortran_order': False, 'shape': " + std::string(20, '(') + "2" + std::string(20, ')') + "}",
+      "npy: malformed header dict: nesting deeper than 8");
+}
+
+TEST_CASE("Table files refuse float64 values that overflow float32 (issue 15)") {
+  const std::vector<double> d{1.0, 1e39, 2.0, 3.0};
+  const auto b = npy("<f8", "(2, 2)", d.data(), 32);
+  CHECK_THROWS_WITH(table_from_npy(b.data(), b.size()), Catch::StartsWith("npy: value 9.9999999999999994e+38 at element 1 overflows float32"));
+  Bytes raw(32);
+  std::memcpy(raw.data(), d.data(), 32);
+  const auto st = safetensors(R"({"t":{"dtype":"F64","shape":[2,2],"data_offsets":[0,32]}})", raw);
+  CHECK_THROWS_WITH(table_from_safetensors(st.data(), st.size(), "t"), Catch::StartsWith("safetensors: value 9.9999999999999994e+38"));
+  // The largest double that rounds to FLT_MAX is kept; stored ∞ is kept (not finite in).
+  const std::vector<double> edge{3.4028235e38, -3.4028235677973362e38, HUGE_VAL, 0.0};
+  const auto e = npy("<f8", "(2, 2)", edge.data(), 32);
+  const Table te = table_from_npy(e.data(), e.size());
+  CHECK(te.data[0] == std::numeric_limits<float>::max());
+  CHECK(te.data[1] == -std::numeric_limits<float>::max());
+  CHECK(std::isinf(te.data[2]));
+}
+
+TEST_CASE("safetensors refuses overlapping, out-of-range and repeated entries (issue 15)") {
+  auto bad = [](const std::string& header, std::size_t n, const char* prefix) {
+    const auto b = safetensors(header, Bytes(n));
+    CHECK_THROWS_WITH(safetensors_list(b.data(), b.size()), Catch::StartsWith(prefix));
+  };
+  bad(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"F32","shape":[2,2],"data_offsets":[8,24]}})", 24,
+      "safetensors: tensors 'a' [0, 16] and 'b' [8, 24] overlap");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}})", 8,
+      "safetensors: tensors 'a' [0, 4] and 'b' [0, 4] overlap");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,9007199254740991]}})", 4, "safetensors: tensor 'a': data_offsets [0, 9007199254740991] lie outside");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[4,0]}})", 4, "safetensors: tensor 'a': data_offsets [4, 0] lie outside");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"a":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}})", 8,
+      "safetensors: tensor 'a': listed twice");
+  bad(R"({"a":{"dtype":"F32","dtype":"F16","shape":[1,1],"data_offsets":[0,4]}})", 4, "safetensors: tensor 'a': dtype given twice");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}})", 8, "safetensors: data bytes [0, 4) of 8 belong to no tensor");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1,1],"data_offsets":[8,12]}})", 12,
+      "safetensors: data bytes [4, 8) of 12 belong to no tensor");
+  bad(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}})", 5, "safetensors: data bytes [4, 5) of 5 belong to no tensor");
+  // Adjacent tensors and an empty one inside another's span do not overlap.
+  const auto ok = safetensors(R"({"a":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]},"e":{"dtype":"F32","shape":[0,1],"data_offsets":[2,2]},)"
+                              R"("b":{"dtype":"F32","shape":[1,1],"data_offsets":[4,8]}})", Bytes(8));
+  CHECK(safetensors_list(ok.data(), ok.size()).size() == 3);
+}
+
+TEST_CASE("Table files are checked from their first bytes, before any copy (issue 15)") {
+  std::vector<float> f(6, 1.f);
+  const auto good = npy("<f4", "(2, 3)", f.data(), 24);
+  const std::size_t hl = npy_header_length(good.data(), kTableHeaderProbe, good.size());
+  CHECK(hl == 128);
+  npy_check_header(good.data(), hl, good.size());
+  // A 1.9 GB file is refused on its first 16 bytes: wrong magic, or a header that does not match the declared size.
+  const std::size_t huge = 1900000000;
+  Bytes zeros(16);
+  CHECK_THROWS_WITH(npy_header_length(zeros.data(), 16, huge), Catch::StartsWith("npy: not a .npy file"));
+  CHECK(safetensors_header_length(zeros.data(), 16, huge) == 8);  // header length 0: an empty header, not JSON
+  CHECK_THROWS_WITH(safetensors_check_header(zeros.data(), 16, huge, nullptr), Catch::StartsWith("safetensors: malformed JSON header"));
+  CHECK_THROWS_WITH(npy_check_header(good.data(), hl, huge), Catch::StartsWith("npy: data holds 1899999872 bytes but shape [2, 3]"));
+  Bytes longhdr = good;
+  longhdr[8] = 0xFF, longhdr[9] = 0xFF;  // header length 65535 bytes: past the end of this file
+  CHECK_THROWS_WITH(npy_header_length(longhdr.data(), 16, longhdr.size()), Catch::StartsWith("npy: header length 65535 runs past"));
+  Bytes v2 = npy("<f4", "(2, 3)", f.data(), 24, "False", 2);
+  v2[10] = 0x10;  // version 2 header length 1 MiB + 64: over the 65,536-byte cap
+  CHECK_THROWS_WITH(npy_header_length(v2.data(), 16, huge), Catch::StartsWith("npy: header length 1048692 exceeds 65536 bytes"));
+  CHECK_THROWS_WITH(npy_header_length(good.data(), 8, good.size()), Catch::StartsWith("bytes: pass the first min(size, 16) bytes"));
+  CHECK_THROWS_WITH(npy_check_header(good.data(), 20, good.size()), Catch::StartsWith("bytes: the header check needs the first 128 bytes"));
+  // safetensors: the header alone decides, and a selected tensor is checked too.
+  const auto st = safetensors(R"({"t":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]}})", Bytes(24));
+  const std::size_t sl = safetensors_header_length(st.data(), 16, st.size());
+  CHECK(sl == st.size() - 24);
+  const std::string t = "t", u = "u";
+  CHECK(safetensors_check_header(st.data(), sl, st.size(), &t).size() == 1);
+  CHECK_THROWS_WITH(safetensors_check_header(st.data(), sl, st.size(), &u), Catch::StartsWith("name: no tensor 'u'"));
+  // A header that describes 24 of 1.9 GB data bytes: refused before the data is copied.
+  CHECK_THROWS_WITH(safetensors_check_header(st.data(), sl, huge, nullptr),
+                    Catch::StartsWith("safetensors: data bytes [24, 1899999935) of 1899999935 belong to no tensor"));
 }

@@ -111,6 +111,30 @@ TEST_CASE("RoPE tables are within 2 ulp of float64 up to position 2^20") {
   }
 }
 
+TEST_CASE("RoPE tables hold 2 ulp where the float64 range reduction is hardest") {
+  // Angles right next to multiples of π/2 (cos or sin nearly 0: the reduced argument loses the most digits),
+  // around ±π/4 (where the quadrant switches) and across the fast path's limit (|angle| ≈ 1.647e6, larger
+  // angles take the full-range reduction), for θ = 1, 0.999, 1.5 and every integer position near them.
+  std::vector<double> inv{1.0, 0.999, 1.5, 0.7853981633974483};
+  std::vector<double> pos;
+  for (double k = 1; k < 1 << 20; k = std::ceil(k * 1.37))
+    for (double base : {k * 1.5707963267948966, k * 1.5707963267948966 + 0.7853981633974483})
+      for (double dp = -2; dp <= 2; ++dp) pos.push_back(std::round(base) + dp);
+  for (double p = 1098066 - 40; p <= 1098066 + 40; ++p) pos.push_back(p);  // 1.5·p crosses 1647099
+  pos.push_back(1 << 20);
+  pos.push_back(-(1 << 20));
+  std::vector<float> c(pos.size() * inv.size()), s(c.size());
+  rope_tables(inv, pos.data(), pos.size(), c.data(), s.data());
+  double worst = 0;
+  for (std::size_t p = 0; p < pos.size(); ++p)
+    for (std::size_t i = 0; i < inv.size(); ++i) {
+      const double a = pos[p] * inv[i];
+      worst = std::max({worst, ulp_error(c[p * inv.size() + i], std::cos(a)), ulp_error(s[p * inv.size() + i], std::sin(a))});
+    }
+  INFO("worst ulp error " << worst << " over " << pos.size() << " positions");
+  CHECK(worst <= kTableUlps);
+}
+
 TEST_CASE("RoPE SIMD kernels equal their scalar twins on edge sizes") {
   const std::size_t L = kernels::simd_float_lanes();
   for (std::size_t half : testutil::edge_sizes(L)) {

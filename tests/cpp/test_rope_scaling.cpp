@@ -315,7 +315,10 @@ TEST_CASE("rope scaling rejects bad parameters with the field's name") {
   s.original_max_position_embeddings = 8192;
   s.low_freq_factor = 4;
   s.high_freq_factor = 1;
-  CHECK(starts(error_of([&] { rope_inv_freq_scaled(s); }), "high_freq_factor: must be greater than low_freq_factor"));
+  CHECK(starts(error_of([&] { rope_inv_freq_scaled(s); }), "high_freq_factor: must be >= low_freq_factor"));
+  s.original_max_position_embeddings = 0;  // unset: "required", not a range error on 0
+  CHECK(starts(error_of([&] { llama3_bands(s); }), "original_max_position_embeddings: is required for rope_type 'llama3'"));
+  s.original_max_position_embeddings = 8192;
   s.rope_type = RopeType::dynamic;
   CHECK(starts(error_of([&] { rope_inv_freq_scaled(s); }), "max_position_embeddings:"));
   s.rope_type = RopeType::yarn;
@@ -328,4 +331,114 @@ TEST_CASE("rope scaling rejects bad parameters with the field's name") {
   float c[4], sn[4];
   CHECK(starts(error_of([&] { rope_tables_scaled(rope_inv_freq(8, 1e4), 1.0, bad, 1, c, sn); }), "positions:"));
   CHECK(starts(error_of([&] { rope_tables_scaled(rope_inv_freq(8, 1e4), 0.0, bad, 1, c, sn); }), "attention_scaling:"));
+}
+
+TEST_CASE("yarn correction range: the pair indices where the wavelength equals L/beta") {
+  // Qwen2.5-7B yarn block: d 128, rope_theta 1e6, original 32768, beta 32 / 1.
+  RopeScaling s;
+  s.rope_type = RopeType::yarn;
+  s.rotary_dim = 128;
+  s.rope_theta = 1e6;
+  s.factor = 4;
+  s.original_max_position_embeddings = 32768;
+  const auto y = yarn_correction_range(s);
+  // identity: pair i has wavelength 2π·b^(2i/d); at low_raw it is L/beta_fast, at high_raw L/beta_slow
+  CHECK(2 * kPi * std::pow(1e6, 2 * y.low_raw / 128) == Approx(32768.0 / 32).epsilon(1e-13));
+  CHECK(2 * kPi * std::pow(1e6, 2 * y.high_raw / 128) == Approx(32768.0 / 1).epsilon(1e-13));
+  CHECK(y.low == std::floor(y.low_raw));
+  CHECK(y.high == std::ceil(y.high_raw));
+  CHECK(y.low == 23);   // 64·ln(32768/(64π))/ln(1e6) = 23.60
+  CHECK(y.high == 40);  // 64·ln(32768/(2π))/ln(1e6) = 39.65
+}
+
+TEST_CASE("llama3 bands and Llama 4's equal factors (a step)") {
+  RopeScaling s;
+  s.rope_type = RopeType::llama3;
+  s.rotary_dim = 128;
+  s.rope_theta = 500000;
+  s.factor = 8;
+  s.low_freq_factor = 1;
+  s.high_freq_factor = 4;
+  s.original_max_position_embeddings = 8192;
+  const auto b = llama3_bands(s);
+  CHECK(b.high_freq_wavelen == 2048);
+  CHECK(b.low_freq_wavelen == 8192);
+  CHECK(2 * kPi * std::pow(5e5, 2 * b.high_freq_dim / 128) == Approx(2048).epsilon(1e-13));
+  CHECK(2 * kPi * std::pow(5e5, 2 * b.low_freq_dim / 128) == Approx(8192).epsilon(1e-13));
+  // pairs below high_freq_dim kept, above low_freq_dim scaled, between smoothed
+  CHECK(b.n_kept == int(std::ceil(b.high_freq_dim)));
+  CHECK(b.n_kept + b.n_smoothed == int(std::floor(b.low_freq_dim)) + 1);
+  CHECK(b.n_kept + b.n_smoothed + b.n_scaled == 64);
+  CHECK(b.n_smoothed > 0);
+  // Llama 4 Scout: {factor 16, low_freq_factor 1, high_freq_factor 1, original 8192}: no band, a step at 8192
+  s.factor = 16;
+  s.high_freq_factor = 1;
+  const auto r = rope_inv_freq_scaled(s);
+  CHECK(r.bands.n_smoothed == 0);
+  int scaled = 0;
+  for (int i = 0; i < 64; ++i) {
+    const double f = base_freq(5e5, 128, i);
+    const bool longer = 2 * kPi / f > 8192;
+    scaled += longer;
+    CHECK(r.inv_freq[i] == Approx(longer ? f / 16 : f).epsilon(1e-15));
+  }
+  CHECK(scaled == r.bands.n_scaled);
+  CHECK(scaled > 0);
+}
+
+TEST_CASE("dynamic NTK base: rope_theta up to max_position_embeddings, b·(2f−(f−1))^(d/(d−2)) at 2x") {
+  RopeScaling s;
+  s.rope_type = RopeType::dynamic;
+  s.rotary_dim = 128;
+  s.rope_theta = 10000;
+  s.factor = 2;
+  s.max_position_embeddings = 4096;
+  CHECK(dynamic_ntk_base(s, 0) == 10000);
+  CHECK(dynamic_ntk_base(s, 4096) == 10000);
+  CHECK(dynamic_ntk_base(s, 8192) == Approx(10000 * std::pow(3.0, 128.0 / 126.0)).epsilon(1e-15));
+  const auto r = rope_inv_freq_scaled(s, 8192);
+  CHECK(r.effective_base == dynamic_ntk_base(s, 8192));
+  CHECK(r.inv_freq[1] == Approx(std::pow(r.effective_base, -2.0 / 128)).epsilon(1e-15));
+  s.max_position_embeddings = 0;
+  CHECK(starts(error_of([&] { dynamic_ntk_base(s, 1); }), "max_position_embeddings: is required for rope_type 'dynamic'"));
+}
+
+TEST_CASE("proportional (Gemma 4 global layers): whole-head frequencies, the first partial share non-zero") {
+  // rope_parameters.full_attention {partial_rotary_factor 0.25, rope_theta 1e6, rope_type proportional}, head 512
+  RopeScaling s;
+  s.rope_type = RopeType::proportional;
+  s.rotary_dim = 512;
+  s.rope_theta = 1e6;
+  s.partial_rotary_factor = 0.25;
+  const auto r = rope_inv_freq_scaled(s);
+  REQUIRE(r.inv_freq.size() == 256);
+  for (int i = 0; i < 256; ++i) CHECK(r.inv_freq[i] == (i < 64 ? Approx(base_freq(1e6, 512, i)).epsilon(1e-15) : Approx(0.0)));
+  CHECK(r.attention_scaling == 1);
+  s.factor = 2;  // factor divides every frequency
+  CHECK(rope_inv_freq_scaled(s).inv_freq[3] == Approx(base_freq(1e6, 512, 3) / 2).epsilon(1e-15));
+  s.partial_rotary_factor = 1.0;  // = default RoPE over the head
+  s.factor = std::nan("");
+  check_rel(rope_inv_freq_scaled(s).inv_freq, rope_inv_freq(512, 1e6), 1e-15);
+}
+
+TEST_CASE("DeepSeek softmax-scale factor and Llama 4 attention temperature: closed forms") {
+  RopeScaling s;
+  s.rope_type = RopeType::yarn;
+  s.rotary_dim = 64;
+  s.factor = 40;
+  s.mscale = 1;
+  s.mscale_all_dim = 1;
+  s.original_max_position_embeddings = 4096;
+  const double m = 0.1 * std::log(40.0) + 1;
+  CHECK(rope_inv_freq_scaled(s).softmax_scale_factor == Approx(m * m).epsilon(1e-15));
+  CHECK(yarn_get_mscale(40, 1) == Approx(m).epsilon(1e-15));
+  CHECK(yarn_get_mscale(1, 5) == 1);
+  s.mscale_all_dim = 0;
+  CHECK(rope_inv_freq_scaled(s).softmax_scale_factor == 1);
+  const double pos[4] = {0, 8190, 8191, 16383};
+  const auto t = llama4_attn_scales(pos, 4, 8192, 0.1);
+  CHECK(t[0] == 1);
+  CHECK(t[1] == 1);
+  CHECK(t[2] == Approx(1 + 0.1 * std::log(2.0)).epsilon(1e-15));
+  CHECK(t[3] == Approx(1 + 0.1 * std::log(3.0)).epsilon(1e-15));
 }

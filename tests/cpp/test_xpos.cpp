@@ -108,3 +108,74 @@ TEST_CASE("xPos rejects bad input") {
   CHECK(error_of([&] { xpos_apply(buf.data(), buf.data(), RopeShape{2, 1, 8, 0}, 0, false, o); }).rfind("scale_base:", 0) == 0);
   CHECK(error_of([&] { xpos_apply(buf.data(), buf.data(), RopeShape{2, 1, 8, 0}, -1, false, XposOptions{}); }).rfind("offset:", 0) == 0);
 }
+
+TEST_CASE("xPos at long positions: finite within the stated range, refused beyond it (issue 15)") {
+  const int d = 128;
+  const XposOptions o;
+  // |c| ≤ 64·ln2·512/ln(3.5) = 18130.5 for the defaults (ζ_0 = 0.4/1.4)
+  CHECK(xpos_max_centred(d, o) == Approx(64 * std::log(2.0) * 512 / std::log(3.5)).epsilon(1e-14));
+  std::vector<double> pos{100000, 100000, 65536, 0}, cen{18130, -18130, 18130, -18130};
+  std::vector<float> c(pos.size() * 64), s(c.size());
+  for (bool down : {false, true}) {
+    xpos_tables(d, o, pos.data(), cen.data(), pos.size(), down, c.data(), s.data());
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      const double mag = std::hypot(double(c[k]), double(s[k]));  // = the scale ζ_i^(±c/512)
+      CHECK(std::isfinite(mag));
+      CHECK(mag <= std::ldexp(1.0, 64) * (1 + 1e-6));
+      CHECK(mag >= std::ldexp(1.0, -64) * (1 - 1e-6));
+    }
+  }
+  // Before: ζ_0^(−100000/512) = 3.5^195 overflowed float32 to ±∞ (positions used as centred).
+  const double far = 100000;
+  CHECK(error_of([&] { xpos_tables(d, o, &far, &far, 1, true, c.data(), s.data()); })
+            .rfind("centred: |centred position| must be <= 18130 for scale_base 512", 0) == 0);
+  // Default centring of [100000] alone: c = 100000 − 50001 = 49999, still beyond.
+  CHECK(error_of([&] { xpos_tables(d, o, &far, nullptr, 1, true, c.data(), s.data()); }).rfind("centred:", 0) == 0);
+  // xpos_apply with offset 1e5 gave 46,696 non-finite values; now refused, and finite at the edge seq + offset = 36260.
+  std::vector<float> x(std::size_t(4) * d, 1.f), y(x.size());
+  CHECK(error_of([&] { xpos_apply(x.data(), y.data(), RopeShape{4, 1, d, 0}, 100000, true, o); })
+            .rfind("offset: seq + offset must be <= 36260", 0) == 0);
+  CHECK(error_of([&] { xpos_apply(x.data(), y.data(), RopeShape{4, 1, d, 0}, 36257, true, o); }).rfind("offset:", 0) == 0);
+  for (bool down : {false, true}) {
+    xpos_apply(x.data(), y.data(), RopeShape{4, 1, d, 0}, 36256, down, o);
+    for (float v : y) CHECK(std::isfinite(v));
+  }
+  // A larger scale_base widens the range proportionally.
+  XposOptions wide;
+  wide.scale_base = 4096;
+  xpos_apply(x.data(), y.data(), RopeShape{4, 1, d, 0}, 100000, true, wide);
+  for (float v : y) CHECK(std::isfinite(v));
+}
+
+TEST_CASE("xPos extreme gamma and rope_theta: finite or refused (issue 15)") {
+  for (double g : {1.7e308, 1e-300}) {
+    const auto z = xpos_zeta(8, g);
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      CHECK(std::isfinite(z[i]));
+      CHECK(z[i] == Approx((2.0 * double(i) / 8 + g) / (1 + g)).epsilon(1e-15));
+    }
+  }
+  CHECK(xpos_zeta(8, 1.7e308)[0] == 1.0);  // (γ·d overflowed: ∞/∞ = NaN)
+  XposOptions tiny;
+  tiny.rope_theta = 5e-324;
+  std::vector<float> c(4096), s(4096);
+  const double p = 1;
+  CHECK(error_of([&] { xpos_tables(8192, tiny, &p, &p, 1, false, c.data(), s.data()); }).rfind("rope_theta: the largest frequency", 0) == 0);
+}
+
+TEST_CASE("xPos tables centre like xpos_apply by default") {
+  const int seq = 6, offset = 5, d = 16;
+  const auto x = testutil::random_vec(std::size_t(seq) * 2 * d, 77);
+  std::vector<double> pos;
+  for (int r = 0; r < seq; ++r) pos.push_back(offset + r);
+  // torchscale: L = 11, min_pos = −(11)//2 = −6
+  const auto cen = xpos_centre(pos.data(), pos.size());
+  for (int r = 0; r < seq; ++r) CHECK(cen[std::size_t(r)] == offset + r - 6);
+  for (bool down : {false, true}) {
+    std::vector<float> c(std::size_t(seq) * d / 2), s(c.size()), a(x.size()), b(x.size());
+    xpos_tables(d, XposOptions{}, pos.data(), nullptr, pos.size(), down, c.data(), s.data());
+    rope_apply(x.data(), a.data(), RopeShape{seq, 2, d, d}, RopeLayout::interleaved, c.data(), s.data());
+    xpos_apply(x.data(), b.data(), RopeShape{seq, 2, d, 0}, offset, down, XposOptions{});
+    for (std::size_t k = 0; k < a.size(); ++k) CHECK(a[k] == b[k]);
+  }
+}

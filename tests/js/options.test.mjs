@@ -40,6 +40,11 @@ const CASES = [
   ['rotaryDim', (pe, o) => pe.rotaryDim(o), { head_dim: 8, partial_rotary_factor: 0.5 }],
   ['ropeInvFreqScaled', (pe, o) => pe.ropeInvFreqScaled(o), { rotary_dim: 8, rope_type: 'linear', factor: 2, rope_theta: 10000, seq_len: 4 }],
   ['ropeFromConfig', (pe, o) => pe.ropeFromConfig(config, o), { seq_len: 16 }],
+  ['yarnCorrectionRange', (pe, o) => pe.yarnCorrectionRange(o), { rotary_dim: 128, rope_theta: 1e6, original_max_position_embeddings: 32768,
+    max_position_embeddings: 131072, beta_fast: 32, beta_slow: 1, truncate: false }],
+  ['llama3Bands', (pe, o) => pe.llama3Bands(o), { rotary_dim: 128, rope_theta: 500000, original_max_position_embeddings: 8192,
+    low_freq_factor: 1, high_freq_factor: 4 }],
+  ['dynamicNtkBase', (pe, o) => pe.dynamicNtkBase(o), { rotary_dim: 128, rope_theta: 1e4, factor: 2, max_position_embeddings: 4096, seq_len: 8192 }],
   ['ropeTablesScaled', (pe, o) => pe.ropeTablesScaled(o), { inv_freq: [1, 0.5], attention_scaling: 1.2, positions: 3, duplicate: false,
     out: { cos: new Float32Array(6), sin: new Float32Array(6) } }],
   ['ropeFreqsCis', (pe, o) => pe.ropeFreqsCis(o), { rotary_dim: 8, rope_theta: 10000, positions: 3, out: new Float32Array(24) }],
@@ -96,7 +101,8 @@ const CASES = [
 ];
 // Methods whose arguments are not an options object (tested by name below).
 const POSITIONAL = ['buildInfo', 'memoryBytes', 'alloc', 'alibiSlopes', 'multiplicativePE', 'tableFromNpy', 'safetensorsTensors',
-  'tableFromJSON', 'envelope'];
+  'tableFromJSON', 'envelope',
+  'mropePositionIds']; // its options (a config.json and token ids) are checked by the config reader's own tests
 
 const INT_KEYS = new Set(['rotary_dim', 'seq', 'heads', 'head_dim', 'batch', 'd', 'q_len', 'k_len', 'num_heads', 'offset', 'klen', 'qlen',
   'max_relative_position', 'num_buckets', 'max_distance', 'query_offset', 'position_buckets', 'max_relative_positions', 'n', 'd_model',

@@ -26,8 +26,7 @@ const QWEN2_7B = {
 };
 const QWEN25_7B_YARN = { ...QWEN2_7B, rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' } };
 const DEEPSEEK_V3 = {
-  architectures: ['DeepseekV3ForCausalLM'], hidden_size: 7168, num_attention_heads: 128, qk_rope_head_dim: 64,
-  head_dim: 64, // HF DeepseekV3Config sets head_dim = qk_rope_head_dim
+  architectures: ['DeepseekV3ForCausalLM'], hidden_size: 7168, num_attention_heads: 128, qk_rope_head_dim: 64, qk_nope_head_dim: 128,
   max_position_embeddings: 163840, rope_theta: 10000,
   rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' },
 };
@@ -150,14 +149,16 @@ test('scaled tables and freqs_cis', () => {
 
 test('config errors name the key; the module stays usable', () => {
   const bad = (cfg, re) => assert.throws(() => pe.ropeFromConfig(cfg), (e) => e.name === 'PosencError' && re.test(e.message), String(re));
-  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear' } }, /^config\.rope_scaling\.factor: required for rope_type 'linear'/);
-  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: 2, foo: 1 } }, /^config\.rope_scaling\.foo: unknown key/);
-  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: '2' } }, /^config\.rope_scaling\.factor: must be a number/);
-  bad({ ...QWEN2_7B, rope_scaling: { rope_type: 'xyz', factor: 2 } }, /^config\.rope_scaling\.rope_type: must be one of/);
-  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: 0.5 } }, /^factor: must be a finite number >= 1/);
-  bad({ ...PHI3_128K, rope_scaling: { ...PHI3_128K.rope_scaling, long_factor: PHI3_LONG.slice(1) } }, /^long_factor: length must equal rotary_dim\/2 = 48 \(got 47\)/);
-  bad({ num_attention_heads: 8 }, /^config\.hidden_size: must be a positive integer/);
-  bad({ ...QWEN2_7B, partial_rotary_factor: 0.3, head_dim: 10 }, /^rotary_dim: must be even \(got 3/);
+  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear' } }, /^rope_scaling\.factor: required for rope_type 'linear'/);
+  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factr: 2 } }, /^rope_scaling\.factr: unknown key for rope_type 'linear' \(did you mean 'factor'\?\)/);
+  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: '2' } }, /^rope_scaling\.factor: must be a finite number/);
+  bad({ ...QWEN2_7B, rope_scaling: { rope_type: 'xyz', factor: 2 } }, /^rope_scaling\.rope_type: must be one of 'default', 'linear'.*'proportional' \(got 'xyz'\)/);
+  bad({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: 0.5 } }, /^rope_scaling\.factor: must be a finite number >= 1/);
+  bad({ ...PHI3_128K, rope_scaling: { ...PHI3_128K.rope_scaling, long_factor: PHI3_LONG.slice(1) } }, /^rope_scaling\.long_factor: length must equal rotary_dim\/2 = 48 \(got 47\)/);
+  bad({ num_attention_heads: 8 }, /^hidden_size: must be a positive integer/);
+  bad({ ...QWEN2_7B, partial_rotary_factor: 0.3, head_dim: 10 }, /^partial_rotary_factor: rotary_dim = int\(head_dim \* partial_rotary_factor\) must be even \(got 3/);
+  // a key no rope_type reads, and not a typo of one, is ignored with a warning (HF warns too)
+  assert.match(pe.ropeFromConfig({ ...QWEN2_7B, rope_scaling: { type: 'linear', factor: 2, foo: 1 } }).warnings[0], /^rope_scaling\.foo: ignored/);
   bad('{not json', /^config: not valid JSON/);
   assert.throws(() => pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 63, factor: 2 }), /PosencError: rotary_dim: must be even \(got 63\)/);
   assert.throws(() => pe.rotaryDim({ head_dim: 64, partial_rotary_factor: 0 }), /PosencError: partial_rotary_factor:/);

@@ -1,11 +1,12 @@
-// The page: controls → a task in the compute worker (every number from the posenc wasm module) → figures.
+// The page: prose, KaTeX, the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
+// an Embed panel each, and the live checks of sections 2–4 (controls → a task in the compute worker → tables).
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import './style.css';
-import './components/pe-heatmap.js';
-import './components/pe-lines.js';
-import './components/pe-vec2.js';
-import { fmt } from './components/fmt.js';
+import '../src/figures/index.js';
+import { fmt } from '../src/figures/blocks/format.js';
+import { addEmbedBars } from './embed-bar.js';
+import './live.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';
@@ -66,11 +67,13 @@ for (const s of sections) {
     $(f).addEventListener('input', draw);
     $(f).addEventListener('submit', (e) => e.preventDefault());
   }
+  for (const f of s.figures ?? []) $(f).addEventListener('figure-change', draw);
   s.init?.(ui, draw);
   draws.push(draw);
 }
 
 initState();
+addEmbedBars();
 onLang(() => { for (const d of draws) d(); });
 const info = await ready;
 $('build-info').dataset.simd = String(info.simd);

@@ -53,8 +53,3 @@ export function latest() {
     cancel() { current?.cancel(); current = null; },
   };
 }
-
-/** Hands a result's buffer back to the worker for reuse (the caller must hold no other view of it). */
-export function recycle(array) {
-  if (array?.buffer?.byteLength) worker.postMessage({ recycle: array.buffer }, [array.buffer]);
-}

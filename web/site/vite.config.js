@@ -1,14 +1,29 @@
-// Bundles the page (web/site) with KaTeX and the posenc package (dist/) into a static folder, build/site,
+// Bundles the pages (index.html, the figure gallery, embed.html for iframes) with KaTeX and the posenc package (dist/) into a static folder, build/site,
 // that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+// Build-time includes: `<!-- include sections/NAME.html -->` in index.html is replaced by that file's text
+// (each section's prose lives in its own file). A missing file fails the build (readFileSync throws).
+const includes = {
+  name: 'posenc-section-includes',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g, (_, file) => {
+      if (!/^sections\/[\w-]+\.html$/.test(file)) throw new Error(`include: '${file}' is not sections/NAME.html`);
+      return readFileSync(here(file), 'utf8');
+    }),
+  },
+};
 
 export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
+  plugins: [includes],
   resolve: { alias: { posenc: here('../../dist/index.js') } },
   worker: { format: 'es' },
   build: {
@@ -18,6 +33,7 @@ export default defineConfig({
     assetsInlineLimit: 0,      // wasm and fonts stay files (CSP: no data: URLs needed)
     chunkSizeWarningLimit: 2000,
     modulePreload: { polyfill: false },
+    rollupOptions: { input: { index: here('index.html'), embed: here('embed.html'), gallery: here('gallery.html') } },
   },
   logLevel: 'warn',
 });

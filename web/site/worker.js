@@ -1,6 +1,6 @@
 // The compute worker: loads the posenc wasm module once and runs named tasks (tasks.js) for the page,
 // so the page never blocks on a computation. Protocol:
-//   page → worker: {id, task, params} | {cancel: id} | {recycle: ArrayBuffer}
+//   page → worker: {id, task, params} | {cancel: id}
 //   worker → page: {id, progress} … then {id, result} | {id, error} | {id, cancelled: true}
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
@@ -8,15 +8,6 @@ import { tasks } from './tasks.js';
 
 const pe = await init();
 const cancelled = new Set();
-
-// Result buffers handed back by the page once a figure has replaced them (compute.js `recycle`): a task that
-// fills a large array asks ctx.take(n) and reuses one, since allocating a fresh megabyte costs more than
-// computing a 512×512 attention map.
-const pool = [];
-const take = (n) => {
-  const i = pool.findIndex((b) => b.byteLength === 4 * n);
-  return i >= 0 ? new Float32Array(pool.splice(i, 1)[0]) : new Float32Array(n);
-};
 
 function transferables(x, out = new Set()) {
   if (ArrayBuffer.isView(x)) out.add(x.buffer);
@@ -29,10 +20,8 @@ class Cancelled extends Error {}
 
 self.onmessage = async ({ data }) => {
   if ('cancel' in data) { cancelled.add(data.cancel); return; }
-  if ('recycle' in data) { if (pool.length < 4) pool.push(data.recycle); return; }
   const { id, task, params } = data;
   const ctx = {
-    take,
     progress: (p) => self.postMessage({ id, progress: p }),
     // Long tasks call this between chunks: lets cancel messages in, throws when this task was cancelled.
     checkpoint: async () => {

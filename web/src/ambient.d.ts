@@ -1,5 +1,4 @@
-// Minimal ambient declarations for the Node-only branch of the loader (no @types/node needed).
-declare const process: { versions?: { node?: string } } | undefined;
+// The one Node module the Node entry (node.ts) uses, declared here so that no @types/node is needed.
 declare module 'node:fs/promises' {
   export function readFile(path: URL): Promise<Uint8Array>;
 }

@@ -123,8 +123,8 @@ export class AttentionApi extends Core {
   }
 
   /**
-   * Tokens of a short text with seeded q and k — a documented generator (see cpp/include/posenc/attention.hpp)
-   * so every engine reproduces the numbers: splitmix64 streams, FNV-1a token keys, float64 projections.
+   * Tokens of a short text with seeded q and k — a documented generator, so every engine reproduces the
+   * numbers: splitmix64 streams (Steele, Lea & Flood 2014), FNV-1a token keys, float64 projections.
    * The same token gets the same q and k wherever it stands, so without position encoding, swapping two
    * tokens only permutes the rows and columns of the scores.
    */

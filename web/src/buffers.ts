@@ -143,7 +143,7 @@ export class Staging {
 
   constructor(private readonly heap: Heap) {}
 
-  /** Address of input `v` (checked by options.ts: a wasm buffer or an array-like of numbers) of `length` elements. */
+  /** Address of input `v` (already checked: a wasm buffer or an array-like of numbers) of `length` elements. */
   input(name: string, v: unknown, dtype: Dtype, length: number): number {
     if (v instanceof WasmBuffer) {
       if (dtype === 'f64') return this.copy(name, v.array, dtype, length);

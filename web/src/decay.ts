@@ -12,7 +12,7 @@ import type { Parsed, Schema } from './options.js';
 export class DecayApi extends Core {
   /**
    * ⟨R_m q, R_n k⟩ for q at m = q_position (default 0) and k at n = k_start … k_start + count − 1 (count ≤ 2^20):
-   * RoPE's long-range decay (003_f569490286a703c1.txt). q, k: vectors of head_dim, or `'ones'`, or `'random'`
+   * RoPE's long-range decay (RoFormer, Su et al. 2021, §3.4.3). q, k: vectors of head_dim, or `'ones'`, or `'random'`
    * (seeded: the documented generator with key seed XOR 0x51 for q, seed XOR 0x4B for k). Frequencies:
    * `inv_freq` (any scaling, e.g. from {@link Posenc.ropeInvFreqScaled}) or rope_theta^(−2i/rotary_dim). Pairs:
    * `layout`, default `'half_split'` as everywhere (q = k = ones gives the same curve in both layouts).
@@ -38,7 +38,7 @@ export class DecayApi extends Core {
 
   /**
    * Su's bound curve f(r) = (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1
-   * (002_5ffd3aa96caf6015.txt eq. 26; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
+   * (RoFormer §3.4.3, and Su, kexue.fm/archives/8265; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
    */
   ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number; out?: Out }): Float32Array {
     const o = parse('ropeDecayBound', BOUND, options);
@@ -91,7 +91,7 @@ const ANALYSIS: Schema = { ...FREQS, original_max_position_embeddings: num({ gt:
  * Seeded vectors for the decay sweeps: uniform in [−1, 1) from the documented generator
  * (splitmix64 stream with key seed XOR tag; value = (z >> 40)·2^-23 − 1).
  */
-function seededVector(seed: number, tag: number, n: number): Float32Array {
+export function seededVector(seed: number, tag: number, n: number): Float32Array {
   const M = (1n << 64n) - 1n;
   let z = (BigInt(seed) ^ BigInt(tag)) & M;
   const out = new Float32Array(n);

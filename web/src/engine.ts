@@ -10,7 +10,12 @@ import type { Schema, Spec } from './options.js';
 import { ROPE_LAYOUTS } from './rope.js';
 import type { Data, RopeLayout } from './rope.js';
 
-/** Scheme names of the engine (see cpp/include/posenc/engine.hpp for what each computes). */
+/**
+ * Scheme names of the engine, each as its paper defines it: sinusoidal (Vaswani et al. 2017), learned (BERT, GPT-2),
+ * multiplicative (x ⊙ p, in Su Jianlin's 2021 survey of position encodings), shaw (Shaw et al. 2018),
+ * transformer_xl (Dai et al. 2019), t5 (Raffel et al. 2020), deberta (He et al. 2021), tupe (Ke et al. 2021),
+ * rope (Su et al. 2021), alibi (Press et al. 2022), xpos (Sun et al. 2023).
+ */
 export type AttentionSchemeType = 'none' | 'sinusoidal' | 'learned' | 'multiplicative' | 'shaw' | 'transformer_xl' | 't5'
   | 'deberta' | 'tupe' | 'rope' | 'alibi' | 'xpos';
 
@@ -110,8 +115,8 @@ const SCHEME: Schema = Object.fromEntries(['type', 'base', 'table', 'max_relativ
 /** The attention engine: every scheme with its terms kept apart. */
 export class EngineApi extends Core {
   /**
-   * Attention of any scheme with its terms kept apart (see {@link AttentionResult} and
-   * cpp/include/posenc/engine.hpp for the exact formula per scheme). Content vectors come from `text`
+   * Attention of any scheme with its terms kept apart (see {@link AttentionResult}; each scheme's formula is its
+   * paper's, listed at {@link AttentionSchemeType}). Content vectors come from `text`
    * (seeded embeddings and projections per head, the generator of {@link Posenc.textQK}) or from `q`, `k`, `v`
    * ([seq, heads, head_dim]). Scheme parameters that are not inputs (positional projections, relative tables,
    * biases) are seeded from `seed` (default 0). Caps: seq ≤ 4096, heads·seq²·(terms + 2) ≤ 2^26.
@@ -160,9 +165,9 @@ export class EngineApi extends Core {
   }
 
   /**
-   * Linear attention with RoPE (002_5ffd3aa96caf6015.txt eq. 28/29), φ = elu + 1 on q and k, half-split RoPE at
-   * positions 0 … seq−1. `naive` (28) divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
-   * `numerator_only` (29) divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
+   * Linear attention with RoPE (RoFormer §3.3; Su, kexue.fm/archives/8265), φ = elu + 1 on q and k, half-split RoPE at
+   * positions 0 … seq−1. `naive` divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
+   * `numerator_only` divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
    */
   linearAttentionRope(options: { q: Data; k: Data; v: Data; seq: number; head_dim: number;
     v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {

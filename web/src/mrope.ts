@@ -3,10 +3,11 @@ import { Core } from './core.js';
 import type { Out } from './rope.js';
 import { ropeInvFreqOf, tableOutputs } from './rope.js';
 import { PosencError, check, show } from './validate.js';
-import { any, array, int, num, numbers, optional, out, parse, value } from './options.js';
+import { any, array, bool, int, num, numbers, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 
-const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(), out: out() };
+const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(),
+  mrope_interleaved: bool(false), out: out() };
 const AXIAL: Schema = { rotary_dim: int(4, 8192), rope_theta: num({ gt: 0 }, 10000), positions_h: optional(array(2 ** 20)),
   positions_w: optional(array(2 ** 20)), grid: optional(any()), out: out() };
 
@@ -15,6 +16,10 @@ function list(name: string, v: unknown, n: number): unknown[] {
   if (!Array.isArray(v) || v.length !== n) throw new PosencError(`${name}: must be a list of ${n} entries (got ${show(v)})`);
   return v;
 }
+import { mropePositionIdsOf } from './config/rope_from_config.js';
+import type { MropePositionIdsOptions } from './config/rope_from_config.js';
+
+export type { MropePositionIdsOptions };
 
 /** Options of {@link Posenc.mropeTables}. */
 export interface MropeTableOptions {
@@ -26,6 +31,8 @@ export interface MropeTableOptions {
   mrope_section: [number, number, number] | number[];
   /** Three position streams of equal length: [t, h, w]. */
   positions: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+  /** Qwen3-VL's interleaved sections (config `mrope_interleaved`); default false (Qwen2-VL's contiguous ones). */
+  mrope_interleaved?: boolean;
   /** Where to write the tables. Default: new arrays. */
   out?: { cos: Out; sin: Out };
 }
@@ -51,7 +58,9 @@ export class MropeApi extends Core {
   /**
    * Qwen2-VL multimodal RoPE tables [n, rotary_dim/2] (HF `apply_multimodal_rotary_pos_emb`): frequency i takes its
    * angle from the t stream for i < s_t, h for i < s_t + s_h, else w. Apply with layout `'half_split'` (the reference
-   * uses `rotate_half`). Text tokens (t = h = w) get plain RoPE.
+   * uses `rotate_half`). Text tokens (t = h = w) get plain RoPE. With `mrope_interleaved` (Qwen3-VL,
+   * `apply_interleaved_mrope`): frequency i uses h when i ≡ 1 (mod 3) and i < 3·s_h, w when i ≡ 2 (mod 3) and
+   * i < 3·s_w, else t — each axis spans low and high frequencies.
    */
   mropeTables(options: MropeTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('mropeTables', MROPE, options);
@@ -63,8 +72,27 @@ export class MropeApi extends Core {
     const st = this.heap.call();
     const [t, h, w] = streams.map((s, i) => st.input(`positions[${i}]`, s, 'f64', n));
     const pInv = st.input('inv_freq', inv, 'f64', inv.length), r = tableOutputs(st, o.out, n * inv.length);
-    check(this.raw.mropeTables(pInv, inv.length, section[0], section[1], section[2], t, h, w, n, r.cos.address, r.sin.address));
+    check(this.raw.mropeTables(pInv, inv.length, section[0], section[1], section[2], t, h, w, n, o.mrope_interleaved, r.cos.address, r.sin.address));
     return r.finish();
+  }
+
+  /**
+   * M-RoPE position ids of one token sequence, as Hugging Face's `get_rope_index` (Qwen2-VL, Qwen2.5-VL, Qwen3-VL):
+   * `position_ids` [3, L] (t row, h row, w row) and `rope_deltas` = max id + 1 − L (what generation adds to the
+   * positions of later tokens). Text continues 1-D positions (t = h = w); an image or video block — the config's
+   * `vision_start_token_id` followed by exactly t·h·w/m² pad tokens (`image_token_id` / `video_token_id`),
+   * m = `vision_config.spatial_merge_size` — gets start + (t, h, w) indices over its merged grid; text after it resumes at
+   * 1 + the largest id. Temporal index of frame k: Qwen2-VL k; Qwen2.5-VL (vision_config.tokens_per_second)
+   * ⌊k · trunc(second_per_grid_t) · tokens_per_second⌋ for videos (the reference truncates second_per_grid_t to an
+   * integer first) and 0 for images; Qwen3-VL (interleaved M-RoPE) splits each video into one block per frame, the
+   * processor's timestamp text between them. Exact integers; one unpadded sequence.
+   * @throws PosencError for grids that do not match the blocks in input_ids (count, pad-token run length, h or w not a
+   * multiple of the merge size) and for configs without the token ids.
+   */
+  mropePositionIds(options: MropePositionIdsOptions): { position_ids: Int32Array; rope_deltas: number } {
+    parse('mropePositionIds', { config: any(), input_ids: array(2 ** 20), image_grid_thw: optional(any()), video_grid_thw: optional(any()),
+      second_per_grid_ts: optional(array(2 ** 20)) }, options);
+    return mropePositionIdsOf(this.raw, options);
   }
 
   /**

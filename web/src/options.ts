@@ -32,7 +32,7 @@ export const positions = (): Spec => ({ kind: 'positions' });
 export const any = (): Spec => ({ kind: 'any' });
 /** The same spec, but may be left out (then undefined). */
 export const optional = (s: Spec): Spec => ({ ...s, optional: true });
-/** `out`: where to write a result (checked against the result's dtype and length by buffers.ts). */
+/** `out`: where to write a result (checked against the result's dtype and length when staged). */
 export const out = (): Spec => ({ kind: 'any', optional: true });
 
 /** Parsed options: every declared key, defaults filled. */
@@ -104,7 +104,7 @@ export function value(name: string, spec: Spec, v: unknown): any { // eslint-dis
 }
 
 /**
- * An array argument: a wasm buffer (see buffers.ts), a typed array of numbers, an Array or an array-like of
+ * An array argument: a wasm buffer (pe.alloc), a typed array of numbers, an Array or an array-like of
  * numbers, with at most `max` elements. Checked before anything is copied: the length first, then the element
  * type (BigInt arrays and non-numbers refused). NaN elements are data: they propagate as IEEE arithmetic does.
  */

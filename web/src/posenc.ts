@@ -1,5 +1,6 @@
 // The public API object: the methods of every family (one file each, named as in cpp/src) on one class.
 import { Core } from './core.js';
+import type { PosencGpu } from './gpu/index.js';
 import { AbsoluteApi } from './absolute.js';
 import { AlibiApi } from './alibi.js';
 import { AttentionApi } from './attention.js';
@@ -19,7 +20,13 @@ const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedAp
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
   XposApi, MropeApi, AttentionApi, EngineApi, DecayApi {}
-export class Posenc extends Core {}
+export class Posenc extends Core {
+  /**
+   * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to
+   * `{ values, backend: 'webgpu' | 'wasm', notice? }` with wasm as fallback; see {@link PosencGpu} and `init({ gpu })`.
+   */
+  declare readonly gpu: PosencGpu;
+}
 
 for (const family of FAMILIES) {
   for (const name of Object.getOwnPropertyNames(family.prototype)) {

@@ -7,6 +7,7 @@ export interface RawRopeScaling {
   rope_type: string;
   rope_theta: number;
   rotary_dim: number;
+  partial_rotary_factor: number;
   factor: number;
   max_position_embeddings: number;
   original_max_position_embeddings: number;
@@ -22,7 +23,7 @@ export interface RawRopeScaling {
   high_freq_factor: number;
 }
 
-/** An address in wasm memory (web/src/buffers.ts); 0 where an optional array is absent. */
+/** An address in wasm memory; 0 where an optional array is absent. */
 export type Address = number;
 
 export interface RawModule {
@@ -43,7 +44,11 @@ export interface RawModule {
   headsFirst(src: Address, dst: Address, batch: number, seq: number, heads: number, d: number): undefined;
   textQK(text: string, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array }>;
   // cpp/bindings/rope_scaling.cpp
-  ropeInvFreqScaled(params: RawRopeScaling, seqLen: number): Raw<{ invFreq: Float64Array; attentionScaling: number }>;
+  ropeInvFreqScaled(params: RawRopeScaling, seqLen: number): Raw<RawScaledInvFreq>;
+  yarnCorrectionRange(params: RawRopeScaling): Raw<YarnCorrectionRange>;
+  llama3Bands(params: RawRopeScaling): Raw<Llama3Bands>;
+  dynamicNtkBase(params: RawRopeScaling, seqLen: number): Raw<number>;
+  llama4AttnScales(positions: Float64Array, floorScale: number, attnScale: number): Raw<Float64Array>;
   rotaryDimFor(headDim: number, factor: number): Raw<number>;
   ropeTablesScaled(invFreq: Float64Array, scaling: number, positions: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
   ropeFreqsCis(invFreq: Float64Array, positions: Float64Array): Raw<Float32Array>;
@@ -57,7 +62,10 @@ export interface RawModule {
     gamma: number, theta: number, cos: Address, sin: Address): Raw<undefined>;
   // cpp/bindings/mrope.cpp
   mropeTables(invFreq: Address, nInv: number, sT: number, sH: number, sW: number, t: Address, h: Address, w: Address, n: number,
-    cos: Address, sin: Address): Raw<undefined>;
+    interleaved: boolean, cos: Address, sin: Address): Raw<undefined>;
+  mropePositionIds(inputIds: Float64Array, imageGrid: Float64Array, videoGrid: Float64Array, seconds: Float64Array,
+    o: { image_token_id: number; video_token_id: number; vision_start_token_id: number; spatial_merge_size: number;
+      tokens_per_second: number; split_video_frames: boolean }): Raw<{ position_ids: Int32Array; rope_deltas: number }>;
   axial2dTables(rotaryDim: number, theta: number, h: Address, w: Address, n: number, cos: Address, sin: Address): Raw<undefined>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
@@ -111,6 +119,39 @@ export interface RawModule {
   memoryBytes(): number;
 }
 
+/** YaRN's ramp over frequency (pair) indices; see {@link Posenc.yarnCorrectionRange}. */
+export interface YarnCorrectionRange {
+  /** Ramp start (pairs below keep θ_i): floor(low_raw) when `truncate`, clamped at 0. */
+  low: number;
+  /** Ramp end (pairs above get θ_i/factor): ceil(high_raw) when `truncate`, clamped at rotary_dim − 1. */
+  high: number;
+  /** d·ln(L/(2π·beta_fast))/(2·ln b): the pair whose wavelength is L/beta_fast. */
+  low_raw: number;
+  /** d·ln(L/(2π·beta_slow))/(2·ln b): the pair whose wavelength is L/beta_slow. */
+  high_raw: number;
+}
+
+/** Llama 3's bands; see {@link Posenc.llama3Bands}. */
+export interface Llama3Bands {
+  /** L/high_freq_factor: shorter wavelengths are kept. */
+  high_freq_wavelen: number;
+  /** L/low_freq_factor: longer wavelengths are divided by factor. */
+  low_freq_wavelen: number;
+  /** high_freq_wavelen as a fractional pair index d·ln(λ/2π)/(2·ln b). */
+  high_freq_dim: number;
+  /** low_freq_wavelen as a fractional pair index. */
+  low_freq_dim: number;
+  /** Pairs kept, smoothed (between the edges), divided by factor; they sum to rotary_dim/2. */
+  n_kept: number;
+  n_smoothed: number;
+  n_scaled: number;
+}
+
+export interface RawScaledInvFreq {
+  invFreq: Float64Array; attentionScaling: number; effectiveBase: number; factor: number | null;
+  yarn: YarnCorrectionRange | null; bands: Llama3Bands | null; longropeFactors: 'short' | 'long' | null; softmaxScaleFactor: number;
+}
+
 export interface XLScoresRaw {
   a: Float32Array; b: Float32Array; c: Float32Array; d: Float32Array; ac: Float32Array; bd: Float32Array; score: Float32Array;
 }
@@ -118,7 +159,7 @@ export interface DebertaScoresRaw {
   c2c: Float32Array; c2p: Float32Array | null; p2c: Float32Array | null; score: Float32Array; scale: number;
 }
 
-/** The engine's scheme, every field present (web/src/engine.ts fills the defaults). */
+/** The engine's scheme, every field present (the typed attention method fills the defaults). */
 export interface RawScheme {
   type: string;
   base: number;

@@ -235,7 +235,7 @@ function compact(heap: Heap, st: Staging, name: string, t: ArrayLike<number> | W
   return address;
 }
 
-/** RoPE: frequencies, tables and rotation (cpp/include/posenc/rope.hpp). */
+/** RoPE (Su et al. 2021, RoFormer): frequencies, tables and rotation. */
 export class RopeApi extends Core {
   /**
    * RoPE inverse frequencies θ_i = rope_theta^(−2i/rotary_dim), i = 0 … rotary_dim/2 − 1, in float64.

@@ -1,8 +1,11 @@
 // RoPE extras (cpp/src/rope_scaling.cpp): partial rotary, context extension (HF rope_scaling), the complex form.
-// Parsing of config.json lives in rope_config.ts; the methods here delegate to it.
+// Reading config.json lives in config/ (read.ts: the keys; rope_from_config.ts: the result); the methods here delegate.
 import { Core } from './core.js';
-import { parseRopeConfig, rawScaling } from './rope_config.js';
-import type { RopeConfigInfo, RopeScalingParams } from './rope_config.js';
+import { ropeFromConfigOf } from './config/rope_from_config.js';
+import type { ConfigRope, RopeFromConfig } from './config/rope_from_config.js';
+import type { Llama3Bands, YarnCorrectionRange } from './raw.js';
+import { rawScaling } from './rope_config.js';
+import type { RopeScalingParams } from './rope_config.js';
 import { WasmBuffer, intoOut } from './buffers.js';
 import { ropeInvFreqOf, tables } from './rope.js';
 import type { Out, RopeFrequencyOptions } from './rope.js';
@@ -11,21 +14,24 @@ import type { Positions } from './validate.js';
 import { any, array, bool, f64, int, num, optional, out, parse, positions } from './options.js';
 import type { Schema } from './options.js';
 
-const ROTARY_DIM: Schema = { head_dim: int(1, 8192), partial_rotary_factor: optional(num({ gt: 0, max: 1 })), rotary_pct: optional(num({ gt: 0, max: 1 })) };
-/** The keys of {@link RopeScalingParams} (checked by rope_config.ts's rawScaling, rotary_dim here) and seq_len. */
-const SCALING: Schema = Object.fromEntries([
-  'rope_type', 'rope_theta', 'rotary_dim', 'factor', 'max_position_embeddings', 'original_max_position_embeddings', 'attention_factor',
-  'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate', 'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor',
-].map((k) => [k, optional(any())]).concat([['rotary_dim', int(2, 8192)], ['seq_len', num({ min: 0 }, 0)]]));
-const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
-const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions(), out: out() };
+export type { ConfigRope, Llama3Bands, RopeFromConfig, YarnCorrectionRange };
 
 /** Result of {@link Posenc.ropeInvFreqScaled}. */
 export interface ScaledInvFreq {
   /** rotary_dim/2 inverse frequencies, float64. */
   inv_freq: Float64Array;
-  /** Multiplies cos and sin (HF `attention_scaling`); 1 for default, linear, ntk, dynamic, llama3. */
+  /** Multiplies cos and sin (HF `attention_scaling`); 1 for default, linear, ntk, dynamic, llama3, proportional. */
   attention_scaling: number;
+  /** The base the frequencies come from: rope_theta, or the NTK-scaled base (ntk, dynamic at seq_len). */
+  effective_base: number;
+  /** The factor in use (yarn/longrope: max_position_embeddings / original when unset); null for default. */
+  factor: number | null;
+  /** yarn: the ramp's pair indices (see {@link Posenc.yarnCorrectionRange}); else null. */
+  yarn_correction_range: YarnCorrectionRange | null;
+  /** llama3: the band edges (see {@link Posenc.llama3Bands}); else null. */
+  llama3_bands: Llama3Bands | null;
+  /** longrope: the factor list used at seq_len; else null. */
+  longrope_factors: 'short' | 'long' | null;
 }
 
 /** Options of {@link Posenc.ropeInvFreqScaled}: the scaling dict's fields with HF names, flattened. */
@@ -37,8 +43,25 @@ export interface RopeScalingOptions extends RopeScalingParams {
   seq_len?: number;
 }
 
-/** Result of {@link Posenc.ropeFromConfig}: what was read from the config, and its frequencies. */
-export interface RopeFromConfig extends ScaledInvFreq, RopeConfigInfo {}
+const ROTARY_DIM: Schema = { head_dim: int(1, 8192), partial_rotary_factor: optional(num({ gt: 0, max: 1 })), rotary_pct: optional(num({ gt: 0, max: 1 })) };
+/** Options of the scaling dict (types checked by rope_config.ts's rawScaling, rotary_dim and seq_len here): keys known. */
+const scaling = (keys: string[]): Schema => Object.fromEntries(keys.map((k) => [k, k === 'rotary_dim' ? int(2, 8192)
+  : k === 'seq_len' ? num({ min: 0 }, 0) : optional(any())]));
+const SCALING = scaling(['rope_type', 'rope_theta', 'rotary_dim', 'partial_rotary_factor', 'factor', 'max_position_embeddings',
+  'original_max_position_embeddings', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate',
+  'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor', 'seq_len']);
+const YARN_RANGE = scaling(['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'max_position_embeddings', 'beta_fast',
+  'beta_slow', 'truncate']);
+const LLAMA3_BANDS = scaling(['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor']);
+const DYNAMIC_BASE = scaling(['rotary_dim', 'rope_theta', 'factor', 'max_position_embeddings', 'seq_len']);
+const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
+const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions(), out: out() };
+
+/** The options object as rawScaling reads it, after its keys and rotary_dim/seq_len are checked. */
+function scalingOf(method: string, schema: Schema, options: unknown): Record<string, unknown> {
+  const o = parse(method, schema, options);
+  return { ...(options as Record<string, unknown>), rotary_dim: o.rotary_dim, seq_len: o.seq_len };
+}
 
 /** RoPE context extension and the complex form. */
 export class RopeScalingApi extends Core {
@@ -67,31 +90,96 @@ export class RopeScalingApi extends Core {
    *   factor omitted → max_position_embeddings/original_max_position_embeddings (HF v5).
    * - `longrope`: 1/(ext_i·b^(2i/d)), ext = long_factor if seq_len > original_max_position_embeddings else short_factor;
    *   attention_scaling = attention_factor, else sqrt(1 + ln(factor)/ln(original)) with factor default max/original.
-   * - `llama3`: wavelength bands of original_max_position_embeddings/low_freq_factor (1) and /high_freq_factor (4).
+   * - `llama3`: wavelength bands of original_max_position_embeddings (required)/low_freq_factor (1) and /high_freq_factor
+   *   (4); equal factors (Llama 4) make a step: longer than the edge θ_i/factor, else θ_i.
+   * - `proportional` (Gemma 4 global layers): rotary_dim = the whole head; the first ⌊partial_rotary_factor·rotary_dim/2⌋
+   *   frequencies are b^(−2i/rotary_dim)/factor (factor default 1), the rest 0.
+   * The result also says what applied: effective_base, factor, yarn_correction_range, llama3_bands, longrope_factors.
    *
-   * Differences from HF: formulas in float64 (HF: float32 tensors); factor < 1, wrong list lengths and inverted
-   * band/beta parameters throw (HF warns). Feed the result to {@link Posenc.ropeTablesScaled}.
+   * Accuracy: exact in float64 (HF computes float32 tensors, up to ~6 float32 ulp off for llama3 and longrope).
+   * Differences from HF: factor < 1, wrong list lengths and inverted band/beta parameters throw (HF warns). Feed the
+   * result to {@link Posenc.ropeTablesScaled}.
    */
   ropeInvFreqScaled(options: RopeScalingOptions): ScaledInvFreq {
-    const o = parse('ropeInvFreqScaled', SCALING, options);
-    const r = check(this.raw.ropeInvFreqScaled(rawScaling(options as unknown as Record<string, unknown>), o.seq_len));
-    return { inv_freq: r.invFreq, attention_scaling: r.attentionScaling };
+    const o = scalingOf('ropeInvFreqScaled', SCALING, options);
+    const r = check(this.raw.ropeInvFreqScaled(rawScaling(o), o.seq_len as number));
+    return {
+      inv_freq: r.invFreq, attention_scaling: r.attentionScaling, effective_base: r.effectiveBase, factor: r.factor,
+      yarn_correction_range: r.yarn, llama3_bands: r.bands, longrope_factors: r.longropeFactors,
+    };
   }
 
   /**
-   * RoPE settings of a Hugging Face `config.json` (object or text): head_dim (or hidden_size/num_attention_heads),
-   * partial_rotary_factor (or GPT-NeoX rotary_pct), rope_theta (or rotary_emb_base), max_position_embeddings and
-   * `rope_scaling` / `rope_parameters` (`rope_type`, legacy `type`; Phi-3's `"su"` = longrope). Returns the inverse
-   * frequencies and attention scaling computed in C++ plus what was read.
-   * @throws PosencError naming the key (`config.rope_scaling.factor: required for rope_type 'linear'`) for missing
-   * required keys, unknown keys (HF only warns), wrong types or an unknown rope_type.
+   * YaRN's correction range (HF `find_correction_range`): the frequency (pair) indices between which the inverse
+   * frequencies ramp from θ_i (extrapolation, index ≤ low) to θ_i/factor (interpolation, index ≥ high).
+   * low_raw = d·ln(L/(2π·beta_fast))/(2·ln b), high_raw the same with beta_slow — the pair whose wavelength is L/β,
+   * L = original_max_position_embeddings (else max_position_embeddings), d = rotary_dim, b = rope_theta; with
+   * `truncate` (default true) low/high are floor/ceil, then clamped to [0, d − 1].
+   * Options: rotary_dim, rope_theta (10000), original_max_position_embeddings, beta_fast (32), beta_slow (1), truncate.
+   * Exact in float64.
+   */
+  yarnCorrectionRange(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'original_max_position_embeddings' |
+    'max_position_embeddings' | 'beta_fast' | 'beta_slow' | 'truncate'>): YarnCorrectionRange {
+    const o = scalingOf('yarnCorrectionRange', YARN_RANGE, options);
+    return check(this.raw.yarnCorrectionRange(rawScaling({ ...o, rope_type: 'yarn' })));
+  }
+
+  /**
+   * Llama 3's bands (HF `_compute_llama3_parameters`): wavelengths shorter than high_freq_wavelen =
+   * L/high_freq_factor are kept, longer than low_freq_wavelen = L/low_freq_factor divided by factor, those between
+   * smoothed; L = original_max_position_embeddings (required). The edges also as fractional pair indices
+   * d·ln(λ/2π)/(2·ln b), and the number of pairs in each band. Equal factors (Llama 4) give a step: n_smoothed = 0.
+   * Options: rotary_dim, rope_theta (10000), original_max_position_embeddings, low_freq_factor (1), high_freq_factor (4).
+   * @throws PosencError `original_max_position_embeddings: is required for rope_type 'llama3'` when it is missing.
+   */
+  llama3Bands(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'original_max_position_embeddings' |
+    'low_freq_factor' | 'high_freq_factor'>): Llama3Bands {
+    const o = scalingOf('llama3Bands', LLAMA3_BANDS, options);
+    return check(this.raw.llama3Bands(rawScaling({ ...o, rope_type: 'llama3' })));
+  }
+
+  /**
+   * Dynamic NTK's effective base at a sequence length (HF `_compute_dynamic_ntk_parameters`):
+   * b·((factor·L/L0) − (factor − 1))^(d/(d−2)), L = max(seq_len, L0), L0 = max_position_embeddings — rope_theta itself
+   * up to L0. HF caches the frequencies and recomputes them only when a sequence grows past the longest seen so far
+   * (resetting once back within L0), so a long prompt followed by short ones keeps the stretched base until then.
+   * Options: rotary_dim, rope_theta (10000), factor, max_position_embeddings, seq_len (0).
+   */
+  dynamicNtkBase(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'factor' | 'max_position_embeddings'> & { seq_len?: number }): number {
+    const o = scalingOf('dynamicNtkBase', DYNAMIC_BASE, options);
+    return check(this.raw.dynamicNtkBase(rawScaling({ ...o, rope_type: 'dynamic' }), o.seq_len as number));
+  }
+
+  /**
+   * What a Hugging Face `config.json` (object or JSON text) says about positions, for any of today's formats:
+   * legacy `rope_theta` + `rope_scaling` (`type` = old `rope_type`; Phi-3 `su` = longrope, Qwen2-VL `mrope` = default),
+   * v5 `rope_parameters` (flat, or keyed by layer type), and a multimodal model's `text_config`.
+   *
+   * Top level: the RoPE the model's rotary embedding uses by default — `full_attention` layers', or where those have
+   * none (Llama 4, whose full-attention layers are NoPE; Cohere2) the first type that rotates — with rope_type,
+   * head_dim, rotary_dim, rope_theta, `inv_freq` (rotary_dim/2), attention_scaling and what applies at `seq_len`:
+   * effective_base (dynamic), yarn_correction_range, llama3_bands, longrope_factors, factor. Also:
+   * - `layer_types`: the same fields per HF layer type (`false` for a type whose layers use no RoPE); `layers`: per
+   *   decoder layer `{ type, rope }` from `layer_types`, Gemma's `sliding_window_pattern` (Gemma 2: every 2nd layer
+   *   global, Gemma 3: every 6th; local layers use `rope_local_base_freq` unscaled), ModernBERT
+   *   (`global_attn_every_n_layers`, `global_rope_theta` / `local_rope_theta`), Llama 4 / SmolLM3 `no_rope_layers`
+   *   (1 = RoPE; empty → every `no_rope_layer_interval`-th (4) layer NoPE), Qwen3-Next/3.5 `linear_attention`; null
+   *   when the config has no schedule.
+   * - `mla` (DeepSeek-V2/V3, Kimi K2: `qk_rope_head_dim` is the rotary head, `rope_interleave`), with the softmax
+   *   scale qk_head_dim^(−1/2)·get_mscale(factor, mscale_all_dim)²; `attn_temperature` (Llama 4); `mrope_section` /
+   *   `mrope_interleaved` (Qwen2-VL / 2.5-VL / 3-VL); `layout` (interleaved for GPT-J, Cohere, MLA checkpoints).
+   * - `warnings`: ignored keys, defaults HF fills in, dynamic NTK's cache behaviour.
+   *
+   * Accuracy: inv_freq exact in float64. Hugging Face computes it in float32 (torch's default dtype), up to ~6 float32
+   * ulp off for llama3 and longrope (~1e-7 relative elsewhere).
+   * @throws PosencError naming the key path and the rule (`rope_parameters.full_attention.factor: must be a finite number
+   * >= 1 (got 0.5)`, `rope_scaling.factr: unknown key for rope_type 'linear' (did you mean 'factor'?)`) for text that is
+   * not JSON, a non-object, wrong types, impossible values, missing required keys, typos of position keys, and
+   * an unknown rope_type (the message lists the known ones). Keys that do not affect positions are ignored.
    */
   ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
-    const info = parseRopeConfig(config);
-    const rotary_dim = this.rotaryDim({ head_dim: info.head_dim, partial_rotary_factor: info.partial_rotary_factor });
-    const params = { ...info.params, rotary_dim };
-    const scaled = this.ropeInvFreqScaled({ ...params, seq_len: parse('ropeFromConfig', { seq_len: SCALING.seq_len }, options).seq_len });
-    return { ...info, rotary_dim, params, ...scaled };
+    parse('ropeFromConfig', { seq_len: int(0, 2 ** 40, 0) }, options);
+    return ropeFromConfigOf(this.raw, config, options);
   }
 
   /**

@@ -54,6 +54,12 @@ export function check<T>(r: Raw<T>): T {
   return r;
 }
 
+/** An object (config.json values are read with it; methods' options go through the option schemas). */
+export function object(name: string, v: unknown): Record<string, unknown> {
+  if (v === null || typeof v !== 'object') throw new PosencError(`${name}: must be an options object (got ${show(v)})`);
+  return v as Record<string, unknown>;
+}
+
 /** A finite number (NaN/±∞ rejected), or `fallback` when v is undefined or null. */
 export function finiteOr(name: string, v: unknown, fallback: number): number {
   if (v === undefined || v === null) return fallback;

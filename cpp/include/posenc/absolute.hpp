@@ -30,8 +30,11 @@
 
 namespace posenc {
 
-/// ω_i of the t2t sinusoid for d channels (⌊d/2⌋ values, float64). Throws Error for d outside
-/// [1, kMaxHeadDim] or timescales not finite and > 0.
+/// ω_i of the t2t sinusoid for d channels (⌊d/2⌋ values, float64), formed in log space as
+/// exp(log min − i·(log max − log min)/max(h−1, 1)). Valid range: finite timescales > 0 whose largest frequency
+/// max(min, min²/max) is ≤ 1e298; then every ω and every angle pos·ω (|pos| ≤ 2^31) is finite, and the rows are
+/// finite (frequencies below ~1e-308 round to 0: sin 0, cos 1). Throws Error for d outside [1, kMaxHeadDim],
+/// timescales not finite and > 0, or min²/max > 1e298.
 std::vector<double> t2t_inv_timescales(int d, double min_timescale = 1.0, double max_timescale = 1.0e4);
 
 /// Fills out[n_positions · d] with the t2t sinusoid rows. positions == nullptr means 0 … n−1.
@@ -41,7 +44,8 @@ std::vector<float> sinusoid_t2t(std::size_t n_positions, int d, double min_times
                                 double max_timescale = 1.0e4);
 
 /// The d×d float64 matrix R (row-major) with p_{k+1} = R·p_k for the paper's sinusoid in `layout`.
-/// Throws Error if d is not even in [2, kMaxHeadDim] or base is not finite, > 0.
+/// Throws Error if d is not even in [2, kMaxHeadDim], base is not finite, > 0, or (base < 1) the largest frequency
+/// base^(−(d−2)/d) exceeds 1e298. Within that range R and the recursion's rows are finite.
 std::vector<double> sinusoid_rotation_matrix(int d, double base = 10000.0,
                                              SinusoidalLayout layout = SinusoidalLayout::interleaved);
 
@@ -49,7 +53,8 @@ std::vector<double> sinusoid_rotation_matrix(int d, double base = 10000.0,
 std::vector<float> sinusoid_recursive(std::size_t n_positions, int d, double base = 10000.0,
                                       SinusoidalLayout layout = SinusoidalLayout::interleaved);
 
-/// out[i] = x[i] · p[i] for i < n (out may equal x or p).
+/// out[i] = x[i] · p[i] for i < n (out may equal x or p). Finite for finite inputs with |x[i]·p[i]| ≤ FLT_MAX
+/// (3.4e38; IEEE ±∞ beyond, as any float32 product); p from a sinusoid is in [−1, 1].
 void multiplicative_pe(const float* x, const float* p, std::size_t n, float* out);
 
 namespace kernels {

@@ -23,11 +23,13 @@
 
 namespace posenc {
 
-/// Caps: count ≤ 2^20 distances; inv_freq.size() ≤ 4096.
+/// Caps: count ≤ 2^20 distances; inv_freq.size() ≤ 4096. Valid range (finite in, finite out): every |θ_i| ≤ 1e298
+/// (else Error), and Σ_i |h_i| + Σ_c |q_c·k_c| ≤ FLT_MAX (3.4e38; IEEE ±∞ beyond, as any float32 sum).
 std::vector<float> rope_inner_product_sweep(const float* q, const float* k, int head_dim, int rotary_dim,
                                             RopeLayout layout, const std::vector<double>& inv_freq,
                                             long long q_position, long long k_start, long long count);
 
+/// Su's bound f(r) for r = 0 … count−1; finite for every |θ_i| ≤ 1e298 (else Error).
 std::vector<float> rope_decay_bound(const std::vector<double>& inv_freq, long long count);
 
 /// Min/max envelope of values[0…n) reduced to `width` pixels: pixel p covers [⌊p·n/width⌋, ⌊(p+1)·n/width⌋)

@@ -86,6 +86,8 @@ TextQKV text_qkv(const std::string& text, int heads, int head_dim, std::uint64_t
 
 /// max |S'[a][b] − S[π(a)][π(b)]| over the raw scores (all heads) of the text and of the text with tokens
 /// i and j swapped (π the swap). Zero for `none` (the very same dot products), non-zero for position schemes.
+/// With causal masks only the pairs visible in both orders are compared (the mask is a property of positions, so a
+/// swap moves it; comparing −∞ with a score would say nothing about the scheme). Always finite for finite inputs.
 double permutation_change(const std::string& text, int i, int j, int heads, int head_dim, const SchemeParams& scheme,
                           bool causal, std::uint64_t seed);
 

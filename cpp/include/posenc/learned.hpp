@@ -3,11 +3,17 @@
 //
 // A table is [rows, cols] row-major float32: row p is the embedding of position p.
 //  * .npy (NumPy format 1.0/2.0/3.0): dtype '<f4' or '<f8' (also '|'/'=' byte order markers on a
-//    little-endian host), fortran_order False, a 2-D shape; float64 is rounded once to float32.
+//    little-endian host), fortran_order False, a 2-D shape; float64 is rounded once to float32, and a finite
+//    float64 beyond the float32 range (|x| > 3.4028234663852886e38) is refused rather than turned into ±∞.
+//    The header (≤ 65,536 bytes) is parsed as the Python dict literal it is, as numpy's ast.literal_eval does:
+//    keys are string literals, a repeated key keeps its last value, text inside a string value is never taken for
+//    a key, and keys other than descr/fortran_order/shape are refused (as numpy refuses them).
 //    Anything else (big-endian, Fortran order, other dtypes, 1-D/3-D, truncated data) is rejected with
 //    an `npy:` error saying what was found.
 //  * .safetensors: 8-byte little-endian header length N, N bytes of JSON {name: {dtype, shape,
 //    data_offsets: [begin, end]}, "__metadata__": {...}}, then the data (offsets relative to byte 8+N).
+//    The header (≤ 100 MB) must list each tensor once with dtype, shape and data_offsets inside the data and
+//    not overlapping another tensor's (as the safetensors library requires); F64 values beyond float32 are refused.
 //    Tensors F32, F64, F16 (IEEE half, subnormals and inf/NaN kept) and BF16 (upper 16 bits of a float32)
 //    are accepted; the tensor is chosen by name (e.g. GPT-2 `wpe.weight`, BERT
 //    `bert.embeddings.position_embeddings.weight`); an empty name picks the only tensor of the file.
@@ -41,6 +47,25 @@ struct SafetensorsInfo {
   std::string dtype;
   std::vector<long long> shape;
 };
+// Checking a file from its header alone, before its data is copied anywhere (e.g. into wasm memory): the same
+// checks, in the same words, as the full reads make, so a refused file costs a copy of its first bytes only.
+//   1. len = npy_header_length(first, n, total): `first` holds the first n = min(total, kTableHeaderProbe) bytes of
+//      a file of `total` bytes. Checks the magic, version and header length (≤ its cap, inside the file); returns
+//      the number of leading bytes that hold the whole header.
+//   2. npy_check_header(prefix, len, total): parses the header and checks dtype, order, shape (within the caps)
+//      and that the data size equals total − len. Only then is the whole file worth copying.
+// Both throw Error; prefix may also be longer (e.g. the whole file).
+inline constexpr std::size_t kTableHeaderProbe = 16;
+std::size_t npy_header_length(const std::uint8_t* first, std::size_t n, std::size_t total);
+void npy_check_header(const std::uint8_t* prefix, std::size_t n, std::size_t total);
+/// As npy_header_length for .safetensors: checks the 8-byte header length against the file size and the 100 MB cap.
+std::size_t safetensors_header_length(const std::uint8_t* first, std::size_t n, std::size_t total);
+/// As npy_check_header: the JSON header, every tensor's entry and data_offsets (in range, no overlap) and, when name
+/// is given, the tensor table_from_safetensors would pick (dtype, 2-D shape within the caps, byte size). Returns the
+/// listed tensors (what safetensors_list returns) without touching the data.
+std::vector<SafetensorsInfo> safetensors_check_header(const std::uint8_t* prefix, std::size_t n, std::size_t total,
+                                                      const std::string* name);
+
 /// Tensors described by a .safetensors header, in file order. Throws Error (`safetensors: …`).
 std::vector<SafetensorsInfo> safetensors_list(const std::uint8_t* bytes, std::size_t n);
 /// The 2-D tensor `name` (empty: the only tensor) as a float32 table. Throws Error.

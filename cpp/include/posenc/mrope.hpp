@@ -5,6 +5,9 @@
 // consecutive sections mrope_section = [s_t, s_h, s_w] (s_t + s_h + s_w = rotary_dim/2; Qwen2-VL: [16, 24, 24]
 // for head_dim 128): frequency i uses the t position for i < s_t, h for i < s_t + s_h, else w. The reference
 // applies it with `rotate_half` (RopeLayout::half_split); text tokens have t = h = w, which reduces to RoPE.
+// Interleaved M-RoPE (Qwen3-VL, `mrope_interleaved: true`, `apply_interleaved_mrope`): frequency i uses h when
+// i ≡ 1 (mod 3) and i < 3·s_h, w when i ≡ 2 (mod 3) and i < 3·s_w, else t (Qwen3-VL: [24, 20, 20]), so every
+// axis spans low and high frequencies.
 //
 // 2D axial RoPE (Qwen2-VL vision tower, `VisionRotaryEmbedding` + `rot_pos_emb`): q = rotary_dim/4 frequencies
 // φ_k = rope_theta^(−2k/(rotary_dim/2)); table row of a patch at (row h, column w) =
@@ -19,10 +22,15 @@
 
 namespace posenc {
 
+/// The position stream (0 = t, 1 = h, 2 = w) of each of the `half` frequencies, contiguous or interleaved.
+/// Throws Error if the sections are negative, do not sum to half, or (interleaved) do not fit.
+std::vector<int> mrope_streams(const std::array<int, 3>& mrope_section, std::size_t half, bool interleaved);
+
 /// cos/sin [n, rotary_dim/2] for M-RoPE. pos_t, pos_h, pos_w: n position ids each.
 /// Throws Error if the sections are negative or do not sum to inv_freq.size().
 void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>& mrope_section, const double* pos_t,
-                  const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out);
+                  const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out,
+                  bool interleaved = false);
 
 /// cos/sin [n, rotary_dim/2] for 2D axial RoPE at patch coordinates (pos_h[p], pos_w[p]).
 void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, const double* pos_w, std::size_t n,

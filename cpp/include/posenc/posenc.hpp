@@ -8,6 +8,7 @@
 #include "posenc/error.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/mrope.hpp"
+#include "posenc/mrope_ids.hpp"
 #include "posenc/relative.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"

@@ -32,7 +32,10 @@ std::vector<float> sinusoidal_table(std::size_t n_positions, int d, double base 
                                     SinusoidalLayout layout = SinusoidalLayout::interleaved);
 
 namespace kernels {
-/// SIMD kernel (xsimd float64 sincos) and its scalar twin (std::sin/std::cos). No validation.
+/// SIMD kernel and its scalar twin (std::sin/std::cos per entry); they agree within 1 ulp. No validation.
+/// The SIMD kernel fills positions 0 … n−1 (positions == nullptr) by float64 angle addition from exact
+/// float64 sin/cos of block starts p0 (multiples of 64) and of offsets s < 64 — no recurrence — and
+/// other positions by float64 sincos per entry (the range reduction of rope.hpp).
 void sinusoidal_simd(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout,
                      float* out);
 void sinusoidal_scalar(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout,

@@ -1,0 +1,221 @@
+// What a config's positions do, computed in C++ from the plan config/read.ts makes: the result of
+// `pe.ropeFromConfig`. Also the M-RoPE position-id builder's option handling (`pe.mropePositionIds`).
+import type { Llama3Bands, RawModule, RawScaledInvFreq, YarnCorrectionRange } from '../raw.js';
+import { rawScaling } from '../rope_config.js';
+import type { RopeScalingParams, RopeType } from '../rope_config.js';
+import { PosencError, check, object } from '../validate.js';
+import { readConfig } from './read.js';
+import type { ConfigLayout, ConfigPlan, RopeSpec } from './read.js';
+
+/** One RoPE of a config (one layer type's). */
+export interface ConfigRope {
+  rope_type: RopeType;
+  /** Key path its parameters came from, e.g. `rope_parameters.full_attention` or `text_config.rope_scaling`. */
+  source: string;
+  /** The attention head's size (MLA: qk_rope_head_dim; Gemma 4 global layers: global_head_dim). */
+  head_dim: number;
+  /** Rotated channels: int(head_dim · partial_rotary_factor), GPT-J `rotary_dim`, proportional: head_dim. */
+  rotary_dim: number;
+  partial_rotary_factor: number;
+  rope_theta: number;
+  max_position_embeddings: number | null;
+  original_max_position_embeddings: number | null;
+  /** rotary_dim/2 inverse frequencies, float64 (exact; HF's float32 ones are up to ~6 ulp off for llama3/longrope). */
+  inv_freq: Float64Array;
+  /** Multiplies cos and sin (HF `attention_scaling`). */
+  attention_scaling: number;
+  /** The base the frequencies come from: rope_theta, or dynamic NTK's base at `seq_len`. */
+  effective_base: number;
+  /** The scaling factor in use (yarn/longrope: resolved from the lengths when unset), null for default. */
+  factor: number | null;
+  /** yarn: the ramp's pair indices; else null. */
+  yarn_correction_range: YarnCorrectionRange | null;
+  /** llama3: the band edges; else null. */
+  llama3_bands: Llama3Bands | null;
+  /** longrope: which factor list applies at `seq_len` (`'long'` when seq_len > original_max_position_embeddings). */
+  longrope_factors: 'short' | 'long' | null;
+  /** Channel pairing of the model's q/k. */
+  layout: ConfigLayout;
+  /** The flat parameters given to the C++ core ({@link Posenc.ropeInvFreqScaled} takes the same). */
+  params: RopeScalingParams;
+}
+
+/** Result of {@link Posenc.ropeFromConfig}: the default RoPE at top level, plus every layer type and the schedule. */
+export interface RopeFromConfig extends ConfigRope {
+  /** The layer type whose RoPE is at top level. */
+  layer_type: string;
+  /** RoPE per HF layer type (`full_attention`, `sliding_attention`, `chunked_attention`, …); false: no RoPE. */
+  layer_types: Record<string, ConfigRope | false>;
+  /** Per decoder layer: its type and whether it rotates (false: NoPE); null when the config defines no schedule. */
+  layers: { type: string; rope: boolean }[] | null;
+  model_type: string | null;
+  /** The sequence length the result is for (dynamic's base, LongRoPE's set); null = at init. */
+  seq_len: number | null;
+  /** Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): the rotary part is what the frequencies describe. */
+  mla: {
+    qk_rope_head_dim: number; qk_nope_head_dim: number; qk_head_dim: number; v_head_dim: number | null; rope_interleave: boolean;
+    /** The softmax scale qk_head_dim^(−1/2) · get_mscale(factor, mscale_all_dim)² (DeepSeek's yarn correction). */
+    softmax_scale: number;
+    /** get_mscale(factor, mscale_all_dim)², 1 without yarn mscale_all_dim. */
+    softmax_scale_factor: number;
+  } | null;
+  /** Llama 4 (attn_temperature_tuning): NoPE layers scale queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋). */
+  attn_temperature: { floor_scale: number; attn_scale: number; scale_at_seq_len: number | null } | null;
+  /** M-RoPE (Qwen2-VL / 2.5-VL / 3-VL): [t, h, w] frequency counts; interleaved for Qwen3-VL. */
+  mrope_section: [number, number, number] | null;
+  mrope_interleaved: boolean | null;
+  /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
+  warnings: string[];
+}
+
+/** Re-throws a core error with the config key path in front of its field name. */
+function located<T>(spec: RopeSpec, tp: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof PosencError)) throw e;
+    const m = /^([a-z_]+): (.*)$/s.exec(e.message);
+    if (!m) throw e;
+    const [, field, rule] = m;
+    const path = Object.prototype.hasOwnProperty.call(spec.dict, field) ? `${spec.source}.${field}`
+      : field === 'rotary_dim' || field === 'partial_rotary_factor' ? spec.partial_rotary_factor_source ?? spec.head_dim_source
+        : field === 'max_position_embeddings' || field === 'original_max_position_embeddings' ? `${tp}${field}`
+          : `${spec.source}.${field}`;
+    throw new PosencError(field === 'rotary_dim' ? `${path}: rotary_dim = int(head_dim * partial_rotary_factor) ${rule}` : `${path}: ${rule}`);
+  }
+}
+
+function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: number): ConfigRope {
+  return located(spec, plan.text_path, () => {
+    const rotary_dim = spec.rope_type === 'proportional' ? spec.head_dim
+      : spec.rotary_dim ?? check(raw.rotaryDimFor(spec.head_dim, spec.partial_rotary_factor));
+    const params: RopeScalingParams = {
+      ...(spec.dict as Partial<RopeScalingParams>),
+      rope_type: spec.rope_type,
+      rope_theta: spec.rope_theta,
+      rotary_dim,
+      ...(spec.rope_type === 'proportional' ? { partial_rotary_factor: spec.partial_rotary_factor } : {}),
+      ...(spec.max_position_embeddings !== null ? { max_position_embeddings: spec.max_position_embeddings } : {}),
+      ...(spec.original_max_position_embeddings !== null ? { original_max_position_embeddings: spec.original_max_position_embeddings } : {}),
+    };
+    const r: RawScaledInvFreq = check(raw.ropeInvFreqScaled(rawScaling(params as unknown as Record<string, unknown>), seq_len));
+    return {
+      rope_type: spec.rope_type, source: spec.source, head_dim: spec.head_dim, rotary_dim,
+      partial_rotary_factor: spec.partial_rotary_factor, rope_theta: spec.rope_theta,
+      max_position_embeddings: spec.max_position_embeddings, original_max_position_embeddings: spec.original_max_position_embeddings,
+      inv_freq: r.invFreq, attention_scaling: r.attentionScaling, effective_base: r.effectiveBase, factor: r.factor,
+      yarn_correction_range: r.yarn, llama3_bands: r.bands, longrope_factors: r.longropeFactors, layout: plan.layout, params,
+    };
+  });
+}
+
+export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unknown): RopeFromConfig {
+  const o = object('options', options ?? {});
+  for (const k of Object.keys(o)) if (k !== 'seq_len') throw new PosencError(`ropeFromConfig: unknown option '${k}' (the only option is 'seq_len')`);
+  const seq = o.seq_len;
+  if (seq !== undefined && (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > 2 ** 40)) {
+    throw new PosencError(`seq_len: must be an integer in [0, 2^40] (got ${String(seq)})`);
+  }
+  const plan = readConfig(config);
+  const layer_types: Record<string, ConfigRope | false> = {};
+  for (const [t, spec] of Object.entries(plan.types)) layer_types[t] = spec ? computeRope(raw, spec, plan, seq ?? 0) : false;
+  const top = layer_types[plan.default_type] as ConfigRope;
+  const warnings = [...plan.warnings];
+  for (const [t, r] of Object.entries(layer_types)) {
+    if (r && r.rope_type === 'dynamic') {
+      warnings.push(`${r.source}: dynamic NTK (${t}) recomputes inv_freq only when a sequence grows past the longest cached one ` +
+        `(and resets once it is back within max_position_embeddings); effective_base is the base at seq_len = ${seq ?? 0}`);
+    }
+  }
+  if (plan.mrope) {
+    const half = top.rotary_dim / 2;
+    const sum = plan.mrope.mrope_section.reduce((a, b) => a + b, 0);
+    if (sum !== half) throw new PosencError(`${top.source}.mrope_section: must sum to rotary_dim/2 = ${half} (got ${sum})`);
+  }
+  let mla: RopeFromConfig['mla'] = null;
+  if (plan.mla) {
+    const qk = plan.mla.qk_rope_head_dim + plan.mla.qk_nope_head_dim;
+    const f = top.rope_type === 'yarn' ? check(raw.ropeInvFreqScaled(rawScaling(top.params as unknown as Record<string, unknown>), 0)).softmaxScaleFactor : 1;
+    mla = { ...plan.mla, qk_head_dim: qk, softmax_scale: f / Math.sqrt(qk), softmax_scale_factor: f };
+  }
+  let attn_temperature: RopeFromConfig['attn_temperature'] = null;
+  if (plan.attn_temperature) {
+    const { floor_scale, attn_scale } = plan.attn_temperature;
+    const at = seq === undefined || seq < 1 ? null : check(raw.llama4AttnScales(Float64Array.of(seq - 1), floor_scale, attn_scale))[0];
+    attn_temperature = { floor_scale, attn_scale, scale_at_seq_len: at };
+  }
+  return {
+    ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
+    mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
+    warnings,
+  };
+}
+
+/** Options of {@link Posenc.mropePositionIds}, names as HF `get_rope_index`. */
+export interface MropePositionIdsOptions {
+  /** The model's config.json (object or text): token ids, spatial_merge_size, tokens_per_second, the variant. */
+  config: unknown;
+  /** One unpadded sequence of token ids. */
+  input_ids: ArrayLike<number>;
+  /** [t, h, w] patch grids of the images, in order. */
+  image_grid_thw?: ArrayLike<ArrayLike<number>>;
+  /** [t, h, w] patch grids of the videos, in order. */
+  video_grid_thw?: ArrayLike<ArrayLike<number>>;
+  /** Seconds per temporal grid of each video (Qwen2.5-VL; default 1). */
+  second_per_grid_ts?: ArrayLike<number>;
+}
+
+function flatGrids(name: string, v: unknown): Float64Array {
+  if (v == null) return new Float64Array(0);
+  if (!Array.isArray(v)) throw new PosencError(`${name}: must be a list of [t, h, w] (got ${typeof v})`);
+  const out = new Float64Array(v.length * 3);
+  v.forEach((g, k) => {
+    if (!Array.isArray(g) && !ArrayBuffer.isView(g)) throw new PosencError(`${name}[${k}]: must be [t, h, w]`);
+    const a = Array.from(g as ArrayLike<unknown>);
+    if (a.length !== 3 || !a.every((x) => typeof x === 'number' && Number.isInteger(x))) throw new PosencError(`${name}[${k}]: must be 3 integers [t, h, w] (got ${JSON.stringify(a)})`);
+    out.set(a as number[], 3 * k);
+  });
+  return out;
+}
+
+const ID_KEYS = ['image_token_id', 'video_token_id', 'vision_start_token_id'] as const;
+
+export function mropePositionIdsOf(raw: RawModule, options: unknown): { position_ids: Int32Array; rope_deltas: number } {
+  const o = object('options', options);
+  const allowed = ['config', 'input_ids', 'image_grid_thw', 'video_grid_thw', 'second_per_grid_ts'];
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new PosencError(`mropePositionIds: unknown option '${k}' (options: ${allowed.join(', ')})`);
+  let c: unknown = o.config;
+  if (typeof c === 'string') {
+    try {
+      c = JSON.parse(c);
+    } catch (e) {
+      throw new PosencError(`config: not valid JSON (${(e as Error).message})`);
+    }
+  }
+  if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new PosencError('config: must be an object (a parsed config.json)');
+  const cfg = c as Record<string, unknown>;
+  const text = (cfg.text_config ?? {}) as Record<string, unknown>;
+  const vision = (cfg.vision_config ?? {}) as Record<string, unknown>;
+  const ids: Record<string, number> = {};
+  for (const k of ID_KEYS) {
+    const v = cfg[k] ?? text[k];
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new PosencError(`config.${k}: required, an integer token id (got ${JSON.stringify(v)})`);
+    ids[k] = v;
+  }
+  const merge = vision.spatial_merge_size ?? 2;
+  if (typeof merge !== 'number' || !Number.isInteger(merge)) throw new PosencError('config.vision_config.spatial_merge_size: must be an integer');
+  const tps = vision.tokens_per_second;
+  if (tps != null && (typeof tps !== 'number' || !Number.isFinite(tps))) throw new PosencError('config.vision_config.tokens_per_second: must be a finite number');
+  const plan = readConfig(cfg);
+  // Qwen3-VL separates video frames by timestamps (interleaved M-RoPE); Qwen2.5-VL scales time by tokens_per_second
+  const split = plan.mrope?.mrope_interleaved === true || (plan.model_type ?? '').startsWith('qwen3');
+  const input = o.input_ids;
+  if (input == null || typeof input !== 'object' || typeof (input as ArrayLike<number>).length !== 'number') {
+    throw new PosencError('input_ids: must be an array of token ids');
+  }
+  return check(raw.mropePositionIds(Float64Array.from(input as ArrayLike<number>), flatGrids('image_grid_thw', o.image_grid_thw),
+    flatGrids('video_grid_thw', o.video_grid_thw), o.second_per_grid_ts == null ? new Float64Array(0) : Float64Array.from(o.second_per_grid_ts as ArrayLike<number>), {
+      image_token_id: ids.image_token_id, video_token_id: ids.video_token_id, vision_start_token_id: ids.vision_start_token_id,
+      spatial_merge_size: merge, tokens_per_second: split || tps == null ? NaN : tps, split_video_frames: split,
+    }));
+}

@@ -1,0 +1,31 @@
+// Numbers on figures. Axis ticks come from d3-scale (nice steps) with one d3-format per axis: plain decimals with
+// the precision the step needs, SI prefixes (15k, 1M) for large magnitudes, exponent notation for tiny ones.
+// fmt() is the short form for read-outs and tool tips.
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { format } from 'd3-format';
+
+export function fmt(v, digits = 4) {
+  if (v === -Infinity) return '−∞';
+  if (v === Infinity) return '∞';
+  if (typeof v !== 'number' || Number.isNaN(v)) return String(v);
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(Math.max(1, digits - 1)).replace('-', '−');
+  const s = Number.isInteger(v) ? String(v) : v.toFixed(digits);
+  return s.replace('-', '−');
+}
+
+/** Ticks for [lo, hi]: {values, format} — format is one function for the whole axis. */
+export function axisTicks(lo, hi, { log = false, count = 5 } = {}) {
+  if (log) {
+    const s = scaleLog().domain([lo, hi]);
+    let values = s.ticks().filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+    if (values.length > count + 2) { const k = Math.ceil(values.length / (count + 1)); values = values.filter((_, i) => i % k === 0); }
+    if (values.length < 2) values = s.ticks(count);
+    const big = Math.max(...values.map(Math.abs)), small = Math.min(...values.map(Math.abs));
+    return { values, format: format(big >= 1e4 && small >= 1 ? '~s' : small < 1e-3 || big >= 1e6 ? '.0e' : '~g') };
+  }
+  const s = scaleLinear().domain([lo, hi]), values = s.ticks(count);
+  const big = Math.max(...values.map(Math.abs)), step = values.length > 1 ? Math.abs(values[1] - values[0]) : Math.abs(hi - lo) || 1;
+  const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.round(Math.log10(big / step)))}e`) : s.tickFormat(count);
+  return { values, format: (v) => (v === 0 ? '0' : f(v)) };
+}

@@ -1,0 +1,115 @@
+// <pe-vec2>: a 2-D vector plane in SVG (shadow DOM) for the RoPE playground.
+//   property vectors: [{ id, x, y, label, color?, draggable?, dashed? }]  (draggable ones have a focusable handle)
+//   attributes: caption, range (half-width of the plane, default 2)
+//   events: 'vector-change' {id, x, y} while dragging a handle (pointer) or with arrow keys (0.05 per press); a handle
+//           never leaves the plane: x and y stay within ±range (the pointer outside the plane moves it along the edge)
+//   export: exportSize(), paint(g), table()
+// The element only draws what it is given; rotated vectors are computed by the figure (in the wasm worker).
+import { Base, shadow, define, theme, FONT } from './base.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const css = `
+:host { display: inline-block; font: 12px ${FONT}; max-width: 100%; color: var(--pe-fg, #1d1d1f); }
+.caption { font-weight: 600; margin-bottom: 4px; }
+svg { width: min(340px, 86vw); height: auto; background: var(--pe-bg, #fafafa); border: 1px solid var(--pe-grid, #ddd); border-radius: 4px; touch-action: none; }
+.handle { cursor: grab; }
+.handle:focus { outline: none; stroke: var(--pe-fg, #000); stroke-width: 3; }
+`;
+
+export class PeVec2 extends Base {
+  static get observedAttributes() { return ['caption', 'range']; }
+  constructor() {
+    super();
+    shadow(this, css, '<div class="caption"></div><svg viewBox="-170 -170 340 340" role="group"></svg>');
+    this._vectors = []; this.renderCount = 0; this._drag = null;
+    const svg = this.shadowRoot.querySelector('svg');
+    svg.addEventListener('pointermove', (e) => {
+      if (!this._drag) return;
+      const p = this._toData(e.clientX, e.clientY);
+      this._emit(this._drag, p.x, p.y);
+    });
+    const end = () => { this._drag = null; };
+    svg.addEventListener('pointerup', end); svg.addEventListener('pointercancel', end);
+  }
+  attributeChangedCallback(n) {
+    if (n === 'caption') this.shadowRoot.querySelector('.caption').textContent = this.getAttribute('caption') || '';
+    else this.render();
+  }
+  get range() { return Number(this.getAttribute('range')) || 2; }
+  set vectors(v) { this._vectors = v || []; this.render(); }
+  get vectors() { return this._vectors; }
+
+  _toData(cx, cy) {
+    const r = this.shadowRoot.querySelector('svg').getBoundingClientRect(), s = 340 / r.width;
+    const k = this.range / 150;
+    return { x: ((cx - r.left) * s - 170) * k, y: -((cy - r.top) * s - 170) * k };
+  }
+  /** Client coordinates of a data point (tests). */
+  toClient(x, y) {
+    const r = this.shadowRoot.querySelector('svg').getBoundingClientRect(), s = r.width / 340, k = 150 / this.range;
+    return { x: r.left + (170 + x * k) * s, y: r.top + (170 - y * k) * s };
+  }
+  _emit(id, x, y) {
+    const R = this.range, keep = (v) => Math.round(Math.min(R, Math.max(-R, v)) * 100) / 100;
+    this.dispatchEvent(new CustomEvent('vector-change', { detail: { id, x: keep(x), y: keep(y) } }));
+  }
+
+  render() {
+    const svg = this.shadowRoot.querySelector('svg'), k = 150 / this.range, th = theme(this);
+    svg.replaceChildren();
+    const el = (tag, attrs, parent = svg) => { const e = document.createElementNS(NS, tag); for (const [a, v] of Object.entries(attrs)) e.setAttribute(a, v); parent.append(e); return e; };
+    const defs = el('defs', {});
+    el('line', { x1: -165, y1: 0, x2: 165, y2: 0, stroke: th.frame }); el('line', { x1: 0, y1: -165, x2: 0, y2: 165, stroke: th.frame });
+    el('circle', { cx: 0, cy: 0, r: k, fill: 'none', stroke: th.grid, 'stroke-dasharray': '3 3' });
+    this._vectors.forEach((v, i) => {
+      const col = v.color || th.series[i % th.series.length], id = `a${i}`;
+      const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+      el('path', { d: 'M0,0 L10,5 L0,10 z', fill: col }, m);
+      const X = v.x * k, Y = -v.y * k;
+      el('line', { x1: 0, y1: 0, x2: X, y2: Y, stroke: col, 'stroke-width': 2.2, 'marker-end': `url(#${id})`, 'stroke-dasharray': v.dashed ? '5 4' : '' });
+      const t = el('text', { x: X + (X >= 0 ? 6 : -6), y: Y - 6, fill: col, 'text-anchor': X >= 0 ? 'start' : 'end', 'font-size': 13 });
+      t.textContent = v.label;
+      if (v.draggable) {
+        const h = el('circle', { cx: X, cy: Y, r: 9, fill: col, 'fill-opacity': 0.25, stroke: col, class: 'handle', tabindex: 0, role: 'slider',
+          'aria-label': `${v.label}: drag, or use arrow keys`, 'aria-valuetext': `(${v.x.toFixed(2)}, ${v.y.toFixed(2)})` });
+        h.addEventListener('pointerdown', (e) => { this._drag = v.id; svg.setPointerCapture(e.pointerId); e.preventDefault(); });
+        h.addEventListener('keydown', (e) => {
+          const d = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
+          if (!d) return;
+          e.preventDefault();
+          this._refocus = v.id;
+          this._emit(v.id, v.x + 0.05 * d[0], v.y + 0.05 * d[1]);
+        });
+        h.dataset.id = v.id;
+      }
+    });
+    if (this._refocus) { svg.querySelector(`[data-id="${this._refocus}"]`)?.focus(); this._refocus = null; }
+    this.renderCount++;
+    this.dispatchEvent(new CustomEvent('rendered'));
+  }
+
+  // ── export: the same plane at 340 × 340 px ──
+  exportSize() { return { w: 340, h: 340 + (this.getAttribute('caption') ? 18 : 0) }; }
+  paint(g) {
+    const th = theme(this), k = 150 / this.range;
+    let y0 = 0;
+    if (this.getAttribute('caption')) { g.font = `600 12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(this.getAttribute('caption'), 0, 0); y0 = 18; }
+    g.save(); g.translate(170, 170 + y0);
+    g.strokeStyle = th.frame; g.lineWidth = 1; g.setLineDash([]);
+    g.beginPath(); g.moveTo(-165, 0); g.lineTo(165, 0); g.moveTo(0, -165); g.lineTo(0, 165); g.stroke();
+    g.strokeStyle = th.grid; g.setLineDash([3, 3]); g.beginPath(); g.arc(0, 0, k, 0, 7); g.stroke(); g.setLineDash([]);
+    this._vectors.forEach((v, i) => {
+      const col = v.color || th.series[i % th.series.length], X = v.x * k, Y = -v.y * k, len = Math.hypot(X, Y) || 1;
+      const ux = X / len, uy = Y / len, hx = X - 10 * ux, hy = Y - 10 * uy;
+      g.strokeStyle = col; g.fillStyle = col; g.lineWidth = 2.2; g.setLineDash(v.dashed ? [5, 4] : []);
+      g.beginPath(); g.moveTo(0, 0); g.lineTo(hx, hy); g.stroke(); g.setLineDash([]);
+      g.beginPath(); g.moveTo(X, Y); g.lineTo(hx - 5 * uy, hy + 5 * ux); g.lineTo(hx + 5 * uy, hy - 5 * ux); g.closePath(); g.fill();
+      g.font = `13px ${FONT}`; g.textAlign = X >= 0 ? 'left' : 'right'; g.textBaseline = 'alphabetic';
+      g.fillText(v.label, X + (X >= 0 ? 6 : -6), Y - 6);
+    });
+    g.restore();
+  }
+  table() { return { columns: ['vector', 'x', 'y'], rows: this._vectors.map((v) => [v.label, v.x, v.y]) }; }
+}
+
+define('pe-vec2', PeVec2);

@@ -1,0 +1,62 @@
+// A recorder with the part of the Canvas 2D API the building blocks draw with, writing SVG elements instead of
+// pixels: the same drawing code paints the canvas on screen, the PNG export and the SVG export (vector: paths,
+// text, rects), so the three show the same thing.
+const r2 = (v) => Math.round(v * 100) / 100;
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const ANCHOR = { left: 'start', start: 'start', center: 'middle', right: 'end', end: 'end' };
+const BASELINE = { top: 'text-before-edge', hanging: 'text-before-edge', middle: 'central', bottom: 'text-after-edge', alphabetic: 'auto' };
+
+export class SvgContext {
+  constructor(width, height) {
+    this.width = width; this.height = height; this.isSvg = true;
+    this.out = []; this.defs = []; this.stack = []; this.path = ''; this.nclip = 0;
+    Object.assign(this, { fillStyle: '#000', strokeStyle: '#000', lineWidth: 1, font: '10px sans-serif', textAlign: 'start',
+      textBaseline: 'alphabetic', globalAlpha: 1, imageSmoothingEnabled: false, m: [1, 0, 0, 1, 0, 0], clipId: null, dash: [] });
+  }
+  save() { this.stack.push({ m: [...this.m], clipId: this.clipId, fillStyle: this.fillStyle, strokeStyle: this.strokeStyle, lineWidth: this.lineWidth,
+    font: this.font, textAlign: this.textAlign, textBaseline: this.textBaseline, globalAlpha: this.globalAlpha, dash: this.dash }); }
+  restore() { const s = this.stack.pop(); if (s) Object.assign(this, s); }
+  setTransform(a, b, c, d, e, f) { this.m = [1, 0, 0, 1, 0, 0]; } // the recorder works in CSS pixels (no device scale)
+  translate(x, y) { const m = this.m; m[4] += m[0] * x + m[2] * y; m[5] += m[1] * x + m[3] * y; }
+  rotate(t) { const [a, b, c, d] = this.m, cs = Math.cos(t), sn = Math.sin(t); this.m[0] = a * cs + c * sn; this.m[1] = b * cs + d * sn; this.m[2] = c * cs - a * sn; this.m[3] = d * cs - b * sn; }
+  setLineDash(d) { this.dash = d || []; }
+  clearRect() {}
+  beginPath() { this.path = ''; }
+  moveTo(x, y) { this.path += `M${r2(x)} ${r2(y)}`; }
+  lineTo(x, y) { this.path += `L${r2(x)} ${r2(y)}`; }
+  closePath() { this.path += 'Z'; }
+  rect(x, y, w, h) { this.path += `M${r2(x)} ${r2(y)}h${r2(w)}v${r2(h)}h${r2(-w)}Z`; }
+  arc(x, y, r) { this.path += `M${r2(x + r)} ${r2(y)}A${r2(r)} ${r2(r)} 0 1 0 ${r2(x - r)} ${r2(y)}A${r2(r)} ${r2(r)} 0 1 0 ${r2(x + r)} ${r2(y)}Z`; }
+  _common() {
+    const m = this.m, t = m.every((v, i) => v === [1, 0, 0, 1, 0, 0][i]) ? '' : ` transform="matrix(${m.map(r2).join(' ')})"`;
+    return `${t}${this.clipId ? ` clip-path="url(#${this.clipId})"` : ''}`;
+  }
+  _alpha(kind) { return this.globalAlpha < 1 ? ` ${kind}-opacity="${r2(this.globalAlpha)}"` : ''; }
+  stroke() {
+    if (!this.path) return;
+    const dash = this.dash.length ? ` stroke-dasharray="${this.dash.join(' ')}"` : '';
+    this.out.push(`<path d="${this.path}" fill="none" stroke="${esc(this.strokeStyle)}" stroke-width="${r2(this.lineWidth)}"${dash}${this._alpha('stroke')}${this._common()}/>`);
+  }
+  fill() { if (this.path) this.out.push(`<path d="${this.path}" fill="${esc(this.fillStyle)}"${this._alpha('fill')}${this._common()}/>`); }
+  fillRect(x, y, w, h) { this.out.push(`<rect x="${r2(x)}" y="${r2(y)}" width="${r2(w)}" height="${r2(h)}" fill="${esc(this.fillStyle)}"${this._alpha('fill')}${this._common()}/>`); }
+  strokeRect(x, y, w, h) { this.out.push(`<rect x="${r2(x)}" y="${r2(y)}" width="${r2(w)}" height="${r2(h)}" fill="none" stroke="${esc(this.strokeStyle)}" stroke-width="${r2(this.lineWidth)}"${this._common()}/>`); }
+  clip() {
+    const id = `clip${++this.nclip}`;
+    this.defs.push(`<clipPath id="${id}"><path d="${this.path}"/></clipPath>`);
+    this.clipId = id;
+  }
+  fillText(text, x, y) {
+    const f = /^(?:(bold|\d00)\s+)?(\d+(?:\.\d+)?)px\s+(.*)$/.exec(this.font) || [null, null, 10, 'sans-serif'];
+    const weight = f[1] ? ` font-weight="${f[1] === 'bold' ? 700 : f[1]}"` : '';
+    this.out.push(`<text x="${r2(x)}" y="${r2(y)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" dominant-baseline="${BASELINE[this.textBaseline] || 'auto'}" fill="${esc(this.fillStyle)}"${this._common()}>${esc(text)}</text>`);
+  }
+  /** An embedded raster (a heatmap larger than the cell limit): `src` is a canvas, drawn without smoothing. */
+  drawImage(src, x, y, w, h) {
+    this.out.push(`<image href="${src.toDataURL('image/png')}" x="${r2(x)}" y="${r2(y)}" width="${r2(w)}" height="${r2(h)}" preserveAspectRatio="none" image-rendering="optimizeSpeed"${this._common()}/>`);
+  }
+  measureText(s) { const c = (SvgContext.measurer ??= document.createElement('canvas').getContext('2d')); c.font = this.font; return c.measureText(s); }
+  toString() {
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">`
+      + `${this.defs.length ? `<defs>${this.defs.join('')}</defs>` : ''}${this.out.join('\n')}</svg>`;
+  }
+}

@@ -1,0 +1,30 @@
+// Section 1: attention over a longer text, with or without RoPE and a causal mask.
+import { L } from '../params.js';
+import { tokensQK } from './util.js';
+
+export default {
+  name: 'attention',
+  title: L('Attention over a text', '一段文本上的注意力'),
+  description: L('softmax(q·kᵀ/√d) of a text’s tokens (seeded projections), with RoPE and a causal mask as options.',
+    '文本 token 的 softmax(q·kᵀ/√d)（固定种子的投影），可选 RoPE 与因果掩码。'),
+  takeaway: L('With RoPE, repeated words no longer attend identically: the same token pair scores differently at different distances.',
+    '加了 RoPE 后，重复出现的词的注意力不再相同：同一对 token 在不同距离上的分数不同。'),
+  params: {
+    text: { type: 'string', default: 'the cat chased the mouse and the mouse ran under the old table', maxLength: 400, label: L('Text', '文本') },
+    seq: { type: 'int', min: 2, max: 512, default: 16, slider: true, label: L('Sequence length', '序列长度') },
+    head_dim: { type: 'enum', values: [8, 16, 32, 64, 128], default: 32, label: L('Head dim', '头维度') },
+    base: { type: 'enum', values: [100, 1000, 10000, 500000], default: 10000, label: L('Base θ', '底数 θ') },
+    rope: { type: 'bool', default: true, label: L('RoPE', 'RoPE') },
+    causal: { type: 'bool', default: false, label: L('causal mask', '因果掩码') },
+  },
+  panels: () => [{ id: 'map', block: 'heatmap', size: 320 }],
+  compute(pe, { text, seq, head_dim, base, rope, causal }) {
+    const { tokens, q, k } = tokensQK(pe, text, seq, head_dim);
+    const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal });
+    return { tokens, scores, seq };
+  },
+  render(r) {
+    return { map: { data: r.scores, rows: r.seq, cols: r.seq, rowLabels: r.tokens, colLabels: r.tokens,
+      caption: L('softmax(q·kᵀ/√d): row = query, column = key', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键') } };
+  },
+};

@@ -1,0 +1,89 @@
+// Section 5: RoPE's long-range decay — ⟨R_m q, R_n k⟩ against n − m over long windows (swept in chunks, with progress
+// and cancel), and Su's bound from the Abel summation, drawn as a true bound:
+//   |Σ_i h_i e^{i r θ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j(r)|,  S_j(r) = Σ_{i<j} e^{i r θ_i},  h_{d/2} = 0,
+// where h_i = q̃_i · conj(k̃_i) for the complex pairs (q_{2i} + i q_{2i+1}) of the interleaved layout the sweep uses.
+import { L } from '../params.js';
+import { randomRows } from './util.js';
+
+const CHUNK = 32768;
+const abelFactor = (q, k) => {
+  // max_i |h_{i+1} − h_i| with h_{d/2} = 0 (bookkeeping on the two input vectors; the sums S_j come from the package)
+  const h = [];
+  for (let i = 0; i < q.length / 2; i++) h.push([q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1], q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1]]);
+  h.push([0, 0]);
+  let m = 0; for (let i = 0; i + 1 < h.length; i++) m = Math.max(m, Math.hypot(h[i + 1][0] - h[i][0], h[i + 1][1] - h[i][1]));
+  return m;
+};
+
+export default {
+  name: 'rope-decay',
+  long: true,
+  title: L('RoPE’s long-range decay', 'RoPE 的远程衰减'),
+  description: L('⟨R_m q, R_n k⟩ of two fixed vectors against the relative position n − m, for one or two bases, with Su’s bound.',
+    '两个固定向量的 ⟨R_m q, R_n k⟩ 随相对位置 n − m 的变化（一个或两个底数），以及苏剑林的上界。'),
+  takeaway: L('The score decays with distance but not forever: with base 10000 and d = 512 it turns back up after a quarter turn of the slowest pair (marked); a larger base pushes that point out.',
+    '分数随距离衰减，但不是无限衰减：底数 10000、d = 512 时，在最慢一对转过四分之一圈处（已标出）回升；更大的底数把这个点推远。'),
+  params: {
+    qk: { type: 'enum', values: ['ones', 'random', 'mid'], default: 'ones', label: L('q, k', 'q, k') },
+    base: { type: 'enum', values: [1000, 10000, 500000, 5000000], default: 10000, label: L('Base', '底数') },
+    base2: { type: 'enum', values: [0, 10000, 5000000], default: 5000000, label: L('compare base (0 = none)', '对比底数（0 = 无）') },
+    d: { type: 'enum', values: [64, 128, 256, 512], default: 512, label: L('d', 'd') },
+    window: { type: 'enum', values: [256, 4096, 16384, 65536, 262144, 1048576], default: 65536, label: L('Window', '窗口') },
+    bound: { type: 'bool', default: true, label: L('Su’s bound', '苏的上界') },
+    at: { type: 'int', min: -1048576, max: 1048576, default: 15000, label: L('Read out at n − m', '读取 n − m =') },
+  },
+  panels: (p) => [{ id: 'plot', block: 'lines', height: 280 }, ...(p.bound ? [{ id: 'bound', block: 'lines', height: 240, logY: true }] : [])],
+  async compute(pe, { qk, base, base2, d, window: n, bound }, ctx) {
+    const bases = base2 && base2 !== base ? [base, base2] : [base];
+    const width = Math.min(900, n);
+    const vec = qk === 'random' ? randomRows(pe, 2, d, 0, 'qk') : new Float32Array(2 * d).fill(1);
+    const q = vec.slice(0, d), k = vec.slice(d);
+    const qPos = qk === 'mid' ? Math.floor(n / 2) : 0;
+    const total = bases.length * n * (bound ? 2 : 1);
+    let done = 0;
+    const curves = [];
+    for (const b of bases) {
+      const values = new Float32Array(n);
+      for (let start = 0; start < n; start += CHUNK) {
+        const count = Math.min(CHUNK, n - start);
+        values.set(pe.ropeInnerProductSweep({ q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: start, count }), start);
+        done += count; ctx.progress(done / total);
+        await ctx.checkpoint();
+      }
+      const env = pe.envelope(values, width), inv = pe.ropeInvFreq({ rotary_dim: d, rope_theta: b });
+      const c = { base: b, min: env.min, max: env.max, values, quarter: Math.PI / 2 / inv[inv.length - 1] };
+      if (bound) {
+        const far = Math.max(qPos, n - qPos), avg = pe.ropeDecayBound({ rotary_dim: d, rope_theta: b, count: far + 1 });
+        const factor = abelFactor(q, k) * (d / 2), abs = new Float32Array(n), B = new Float32Array(n);
+        for (let i = 0; i < n; i++) { abs[i] = Math.abs(values[i]); B[i] = factor * avg[Math.abs(i - qPos)]; }
+        done += n; ctx.progress(done / total);
+        c.absMax = pe.envelope(abs, width).max; c.boundMax = pe.envelope(B, width).max; c.factor = factor / (d / 2);
+        await ctx.checkpoint();
+      }
+      curves.push(c);
+    }
+    return { curves, qPos, n, width };
+  },
+  render(r, p, { ms } = {}) {
+    const dx = r.n / r.width, x0 = -r.qPos, baseL = (b) => L(`base ${b}`, `底数 ${b}`);
+    const marks = r.curves.filter((c) => c.quarter < r.n - r.qPos).map((c, i) => ({ x: c.quarter, color: i ? '#D55E00' : '#0072B2',
+      label: L(`quarter turn of the slowest pair ≈ ${Math.round(c.quarter).toLocaleString('en')}`, `最慢一对转过四分之一圈 ≈ ${Math.round(c.quarter)}`) }));
+    const out = {
+      plot: { series: r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: baseL(c.base) })), marks,
+        caption: L(`⟨R_m q, R_n k⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (line: max per pixel; band: min…max)`,
+          `⟨R_m q, R_n k⟩ 与${p.qk === 'mid' ? ' n − m（q 在中间）' : '距离 n − m'}（线：每像素最大值；带：最小…最大）`), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('score', '分数') },
+    };
+    if (p.bound) {
+      out.bound = { series: r.curves.flatMap((c, i) => [
+        { y: c.absMax, x0, dx, label: L(`|score|, base ${c.base}`, `|分数|，底数 ${c.base}`), color: i ? '#D55E00' : '#0072B2' },
+        { y: c.boundMax, x0, dx, dash: [6, 3], label: L(`bound max|Δh|·Σ|S_j|, base ${c.base}`, `上界 max|Δh|·Σ|S_j|，底数 ${c.base}`), color: i ? '#8A6100' : '#000000' }]),
+      caption: L('Su’s bound lies above |score| at every distance, for every base', '苏的上界在每个距离、每个底数下都不低于 |分数|'), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('magnitude', '大小') };
+    }
+    const idx = p.at + r.qPos, inside = idx >= 0 && idx < r.n;
+    out.readouts = r.curves.map((c, i) => ({ id: i ? 'at2' : 'at', label: L(`score at n − m = ${p.at}, base ${c.base}`, `n − m = ${p.at} 处的分数，底数 ${c.base}`),
+      value: inside ? c.values[idx] : NaN,
+      text: inside ? undefined : L(`outside the computed window (${-r.qPos} … ${r.n - 1 - r.qPos})`, `在计算窗口之外（${-r.qPos} … ${r.n - 1 - r.qPos}）`) }));
+    if (ms !== undefined) out.status = L(`${r.n.toLocaleString('en')} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms`, `${r.n} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms`);
+    return out;
+  },
+};

@@ -1,0 +1,44 @@
+// Section 4: RoPE in one plane — rotate q by mθ and k by nθ; the dot product depends on m − n only.
+import { L } from '../params.js';
+
+const dot = (pe, a, b) => {
+  // ⟨a, b⟩ by the package's dot-product kernel (tableSimilarity of the 2-row table [a; b]).
+  const d = a.length, data = new Float32Array(2 * d); data.set(a); data.set(b, d);
+  return pe.tableSimilarity({ rows: 2, cols: d, data }, { metric: 'dot' })[1];
+};
+
+export default {
+  name: 'rope-rotation',
+  title: L('RoPE: a rotation whose dot product sees only m − n', 'RoPE：内积只看 m − n 的旋转'),
+  description: L('Drag q and k; R_m q and R_n k are rotated by mθ and nθ. Their dot product equals ⟨q, R_{n−m} k⟩.',
+    '拖动 q 和 k；R_m q 与 R_n k 分别旋转 mθ 与 nθ，它们的内积等于 ⟨q, R_{n−m} k⟩。'),
+  takeaway: L('Change m and n together and the dot product stays put: it depends on m − n alone.',
+    '让 m 和 n 一起变化，内积保持不变：它只依赖 m − n。'),
+  params: {
+    m: { type: 'int', min: 0, max: 32, default: 3, slider: true, label: L('m', 'm') },
+    n: { type: 'int', min: 0, max: 32, default: 1, slider: true, label: L('n', 'n') },
+    theta: { type: 'enum', values: [0.1, 0.3, 1], default: 0.3, label: L('θ', 'θ') },
+    q: { type: 'vec2', range: 1.6, default: [1.2, 0.3], label: L('q', 'q') },
+    k: { type: 'vec2', range: 1.6, default: [0.6, 0.9], label: L('k', 'k') },
+  },
+  panels: () => [{ id: 'plane', block: 'vec2', range: 1.6, bind: { q: 'q', k: 'k' } }],
+  compute(pe, { q, k, m, n, theta }) {
+    // One plane with inverse frequency θ: tables from ropeTablesScaled, rotation by ropeApplyTables.
+    const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n, n - m, 0] });
+    const rot = (v, row) => pe.ropeApplyTables(Float32Array.from(v), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(row, row + 1), sin: t.sin.subarray(row, row + 1) });
+    const qm = rot(q, 0), kn = rot(k, 1), kRel = rot(k, 2);
+    return { qm, kn, dot: dot(pe, qm, kn), rel: dot(pe, Float32Array.from(q), kRel), raw: dot(pe, Float32Array.from(q), Float32Array.from(k)) };
+  },
+  render(r, p) {
+    const [c0, c1] = ['#0072B2', '#D55E00'];
+    return {
+      plane: { caption: L('drag the tips of q and k (or focus them and use the arrow keys)', '拖动 q、k 的端点（或聚焦后用方向键）'), vectors: [
+        { id: 'q', x: p.q[0], y: p.q[1], label: 'q', color: c0, draggable: true },
+        { id: 'k', x: p.k[0], y: p.k[1], label: 'k', color: c1, draggable: true },
+        { id: 'qm', x: r.qm[0], y: r.qm[1], label: 'R_m q', color: c0, dashed: true },
+        { id: 'kn', x: r.kn[0], y: r.kn[1], label: 'R_n k', color: c1, dashed: true }] },
+      readouts: [{ id: 'dot', label: L('⟨R_m q, R_n k⟩', '⟨R_m q, R_n k⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, R_{n−m} k⟩', '⟨q, R_{n−m} k⟩'), value: r.rel },
+        { id: 'raw', label: L('⟨q, k⟩', '⟨q, k⟩'), value: r.raw }],
+    };
+  },
+};

@@ -1,0 +1,22 @@
+// Section 5: Su's decay curve, reproducing the source's figure (d = 128, relative distance 0…256).
+import { L } from '../params.js';
+
+export default {
+  name: 'su-decay',
+  title: L('Su’s decay curve', '苏剑林的衰减曲线'),
+  description: L('The average (1/(d/2))·Σ_j |S_j| of the partial sums S_j = Σ_{i<j} e^{i r θ_i} against relative distance r.',
+    '部分和 S_j = Σ_{i<j} e^{i r θ_i} 的平均 (1/(d/2))·Σ_j |S_j| 随相对距离 r 的变化。'),
+  takeaway: L('The relative size of the bound falls quickly with distance: RoPE favours nearby tokens (source figure: d = 128, 0…256).',
+    '上界的相对大小随距离迅速下降：RoPE 偏向近处的 token（原文图：d = 128，0…256）。'),
+  params: {
+    rotary_dim: { type: 'enum', values: [32, 64, 128, 256, 512], default: 128, label: L('d', 'd') },
+    rope_theta: { type: 'enum', values: [100, 1000, 10000, 500000], default: 10000, label: L('Base', '底数') },
+    count: { type: 'int', min: 2, max: 65536, default: 257, label: L('Distances', '距离数') },
+  },
+  panels: () => [{ id: 'plot', block: 'lines', height: 240 }],
+  compute(pe, p) { return { avg: pe.ropeDecayBound(p) }; },
+  render(r) {
+    return { plot: { series: [{ y: r.avg, label: L('(1/(d/2))·Σ_j |S_j|', '(1/(d/2))·Σ_j |S_j|') }],
+      caption: L('RoPE’s long-range decay (relative size)', 'RoPE 的远程衰减（相对大小）'), xlabel: L('relative distance', '相对距离'), ylabel: L('relative size', '相对大小') } };
+  },
+};

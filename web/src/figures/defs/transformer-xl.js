@@ -1,0 +1,37 @@
+// Section 3: Transformer-XL's four score terms with memory, and their sum.
+import { L } from '../params.js';
+import { randomRows } from './util.js';
+
+export default {
+  name: 'transformer-xl',
+  title: L('Transformer-XL: four terms with memory', 'Transformer-XL：带记忆的四项'),
+  description: L('Content–content, content–position (sinusoidal R_{i−j}), global content bias u and global position bias v, with cached memory rows.',
+    '内容–内容、内容–位置（正弦 R_{i−j}）、全局内容偏置 u、全局位置偏置 v，并带缓存的记忆行。'),
+  takeaway: L('Terms (b) and (d) depend on the query–key distance only, so (d) is constant along every diagonal; (c) is the same for every query (constant down each column).',
+    '(b) 和 (d) 只依赖查询与键的距离，所以 (d) 沿每条对角线不变；(c) 对所有查询相同（每列上下一致）。'),
+  params: {
+    text: { type: 'string', default: 'a b c d e f g h', maxLength: 200, label: L('Text', '文本') },
+    mem: { type: 'int', min: 0, max: 16, default: 2, label: L('Memory rows', '记忆长度') },
+  },
+  panels: () => ['a', 'b', 'c', 'd', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 150 })),
+  compute(pe, { text, mem }) {
+    const d = 16, seg = pe.textQK({ text, head_dim: d, seed: 0 });
+    const qlen = seg.tokens.length, klen = qlen + mem;
+    const k = new Float32Array(klen * d); k.set(randomRows(pe, mem, d, 1, 'mem')); k.set(seg.k, mem * d);
+    const uv = randomRows(pe, 2, d, 2, 'bias');
+    const r = pe.xlPositionEmbedding({ klen, d });
+    const out = pe.xlScores({ q: seg.q, k, r, u: uv.subarray(0, d), v: uv.subarray(d), qlen, klen, d });
+    return { qlen, klen, rows: seg.tokens, cols: [...Array.from({ length: mem }, (_, i) => `m${i}`), ...seg.tokens], ...out };
+  },
+  render(r) {
+    const o = { rows: r.qlen, cols: r.klen, rowLabels: r.rows, colLabels: r.cols };
+    return {
+      a: { ...o, data: r.a, caption: L('(a) content–content', '(a) 内容–内容') },
+      b: { ...o, data: r.b, caption: L('(b) content–position', '(b) 内容–位置') },
+      c: { ...o, data: r.c, caption: L('(c) global content bias', '(c) 全局内容偏置') },
+      d: { ...o, data: r.d, caption: L('(d) global position bias', '(d) 全局位置偏置') },
+      score: { ...o, data: r.score, caption: L('score (a+b+c+d)/√d, causal', '总分 (a+b+c+d)/√d，因果') },
+      readouts: [{ id: 'last', label: L('score[last, last]', 'score[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
+    };
+  },
+};

@@ -1,0 +1,26 @@
+// Section 3: TUPE's untied positional term (p_i U_Q)(p_j U_K)ᵀ / √(2d).
+import { L } from '../params.js';
+import { randomRows } from './util.js';
+
+const HEADS = 4;
+export default {
+  name: 'tupe',
+  title: L('TUPE: untied positional attention', 'TUPE：解耦的位置注意力'),
+  description: L('TUPE’s positional term with its own projections U_Q, U_K (sinusoidal p, seeded random projections), one head.',
+    'TUPE 的位置项，使用独立的投影 U_Q、U_K（正弦 p，固定种子的随机投影），单个头。'),
+  takeaway: L('With its own projections the positional term is a clean function of the two positions, not mixed with word content.',
+    '位置项有自己的投影，是两个位置的干净函数，不与词内容混在一起。'),
+  params: {
+    n: { type: 'int', min: 2, max: 128, default: 32, label: L('Positions', '位置数') },
+    head: { type: 'int', min: 0, max: HEADS - 1, default: 0, label: L(`Head (of ${HEADS})`, `头（共 ${HEADS} 个）`) },
+  },
+  panels: () => [{ id: 'map', block: 'heatmap', palette: 'rdbu', size: 260 }],
+  compute(pe, { n, head }) {
+    const dm = 32, hd = 8, p = pe.sinusoidal({ positions: n, d: dm });
+    const s = pe.tupePositionScores({ p, u_q: randomRows(pe, dm, HEADS * hd, 6, 'uq'), u_k: randomRows(pe, dm, HEADS * hd, 7, 'uk'), n, d_model: dm, heads: HEADS, head_dim: hd });
+    return { n, map: s.slice(head * n * n, (head + 1) * n * n) };
+  },
+  render(r) {
+    return { map: { data: r.map, rows: r.n, cols: r.n, caption: L('TUPE positional term (sinusoidal p, random U_Q, U_K)', 'TUPE 位置项（正弦 p，随机 U_Q、U_K）'), xlabel: 'j →', ylabel: 'i ↓' } };
+  },
+};

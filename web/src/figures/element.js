@@ -1,0 +1,366 @@
+// <posenc-figure figure="NAME">: any explainer figure by name, computed through the package (engine.js) and drawn
+// with the building blocks. Attributes: the figure's parameters (same names and values as the site's URL state),
+// plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
+// text: that caption), theme="light|dark". Attribute changes re-render; panels follow the container's width.
+// el.ready: a Promise that resolves when the current state is painted (rejects with the error shown).
+// Export: toPNG({scale}) → Blob, toSVG() → string, toCSV() → string, and a menu on the figure.
+// Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
+import { Base, shadow, define, FONT } from './blocks/base.js';
+import { langOf } from './blocks/pe-heatmap.js';
+import './blocks/pe-lines.js';
+import './blocks/pe-vec2.js';
+import { fmt } from './blocks/format.js';
+import { SvgContext } from './blocks/svgctx.js';
+import { defs, figureDef } from './registry.js';
+import { L, tr, readParams, formatParam, FigureError } from './params.js';
+import { run } from './engine.js';
+
+const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
+  cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
+  download: L('Download', '下载') };
+const css = `
+:host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%;
+  --pe-fg: #1d1d1f; --pe-muted: #4f4f5a; --pe-grid: #d6d6dc; --pe-frame: #6b6b75; --pe-bg: #ffffff; --pe-missing: #e3e3e8; --pe-palette: light;
+  --pe-focus: #1d1d1f; --pe-panel: #f1f3f6; --pe-accent: #1f5a8c; }
+:host([theme="dark"]) { --pe-fg: #e8e8ea; --pe-muted: #b4b4be; --pe-grid: #3a3a42; --pe-frame: #8a8a95; --pe-bg: #17171a; --pe-missing: #3a3a42;
+  --pe-palette: dark; --pe-focus: #ffffff; --pe-panel: #24242a; --pe-accent: #8cc4f0; }
+[hidden] { display: none !important; }
+.title { font-weight: 700; margin: 0; }
+.takeaway { margin: 2px 0 8px; color: var(--pe-fg); }
+form { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 6px 0 10px; padding: 8px 10px; background: var(--pe-panel); border-radius: 6px; }
+label { display: inline-flex; gap: 6px; align-items: center; flex-wrap: wrap; }
+label.wide { display: flex; flex-direction: column; align-items: stretch; width: 100%; }
+input, select, textarea, button { font: inherit; font-size: 13px; color: inherit; background: var(--pe-bg); border: 1px solid var(--pe-frame); border-radius: 3px; }
+input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textarea { width: 100%; font: 12px ui-monospace, monospace; }
+:focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
+.panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
+.panels > pe-lines { flex: 1 1 100%; min-width: 0; }
+.readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
+.readouts p { margin: 2px 0; }
+output { font-weight: 600; }
+.note { color: var(--pe-muted); }
+.error { color: #a3130f; background: #fff0ef; border: 1px solid #c9302c; padding: 6px 10px; border-radius: 4px; }
+.progress { display: flex; gap: 8px; align-items: center; margin: 4px 0; }
+.bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin-top: 6px; font-size: 13px; }
+.bar button { padding: 2px 10px; cursor: pointer; }
+.menu { display: inline-flex; gap: 4px; }
+table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
+td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
+.scroll { overflow: auto; max-width: 100%; max-height: 320px; }
+`;
+const paramNames = [...new Set(Object.values(defs).flatMap((d) => Object.keys(d.params)))];
+const OWN = ['figure', 'lang', 'controls', 'caption', 'theme'];
+const csvCell = (v) => (typeof v === 'number' ? String(v) : /[",\n#]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+export class PosencFigure extends Base {
+  static get observedAttributes() { return [...OWN, ...paramNames]; }
+
+  constructor() {
+    super();
+    shadow(this, css, `<p class="title" part="title"></p><p class="takeaway" part="takeaway"></p><form hidden></form>
+      <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
+      <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
+      <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
+      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button></span>
+      <details class="data"><summary></summary><div class="scroll"></div></details></div>`);
+    this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
+    this._newDeferred();
+    const sr = this.shadowRoot;
+    sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
+    sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
+    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x); });
+    sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
+    sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
+    sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
+    sr.querySelector('form').addEventListener('change', (e) => this._fromControl(e.target));
+    sr.querySelector('.panels').addEventListener('vector-change', (e) => {
+      const bind = this._bindings?.[e.target.dataset.panel]?.[e.detail.id];
+      if (bind) { this.setAttribute(bind, `${e.detail.x},${e.detail.y}`); this._changed(); }
+    });
+    this._io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
+      if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io.disconnect(); this._schedule(); }
+    }, { rootMargin: '200px' }) : null;
+  }
+
+  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else { this._visible = true; this._schedule(); } }
+  disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
+  attributeChangedCallback() { this._schedule(); }
+
+  /** Resolves when the current state has been painted; rejects with the error the figure shows. */
+  get ready() { return this._deferred.promise; }
+  get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }
+  set lang(v) { this.setAttribute('lang', v); }
+  /** The current parameter values (parsed; throws FigureError for a bad attribute). */
+  get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
+
+  _newDeferred() {
+    const d = {}; d.promise = new Promise((res, rej) => { d.resolve = res; d.reject = rej; });
+    d.promise.catch(() => {}); // rejections are reported in the figure and on the console, not as unhandled
+    this._deferred = d;
+  }
+  _schedule() {
+    if (this._deferred.settled) this._newDeferred();
+    if (this._queued) return;
+    this._queued = true;
+    queueMicrotask(() => { this._queued = false; this._update(); });
+  }
+  _settle(err) {
+    const d = this._deferred;
+    if (d.settled) return;
+    d.settled = true;
+    if (err) d.reject(err); else d.resolve(this);
+  }
+
+  _text(s) { return tr(s, this.lang); }
+
+  _chrome(def) {
+    const sr = this.shadowRoot, cap = this.getAttribute('caption');
+    sr.querySelector('.title').textContent = cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '';
+    sr.querySelector('.title').hidden = cap === 'false';
+    sr.querySelector('.takeaway').textContent = def ? this._text(def.takeaway) : '';
+    sr.querySelector('.takeaway').hidden = cap === 'false' || !!(cap && cap !== 'true');
+    sr.querySelector('.export').textContent = `${this._text(UI.export)} ▾`;
+    sr.querySelector('.cancel').textContent = this._text(UI.cancel);
+    sr.querySelector('summary').textContent = this._text(UI.data);
+  }
+
+  _showError(e) {
+    const box = this.shadowRoot.querySelector('.error');
+    box.textContent = e.text ? this._text(e.text) : e.message;
+    box.hidden = false;
+    box.dataset.attribute = e.attribute ?? '';
+    // Nothing stale stays on display as if it were current.
+    this.shadowRoot.querySelector('.panels').hidden = true;
+    this.shadowRoot.querySelector('.readouts').replaceChildren();
+    this.shadowRoot.querySelector('.tables').replaceChildren();
+    this._last = null;
+    console.error(`<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`);
+    this._settle(e);
+  }
+
+  async _update() {
+    if (!this._visible) return;
+    const name = this.getAttribute('figure');
+    let def, p;
+    try {
+      def = figureDef(name);
+      this._chrome(def);
+      p = readParams(def, (n) => this.getAttribute(n));
+    } catch (e) { this._chrome(def); this._controls(def, null); this._showError(e); return; }
+    this._controls(def, p);
+    this.shadowRoot.querySelector('.error').hidden = true;
+    this._job?.cancel();
+    const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
+    const prog = sr.querySelector('.progress');
+    if (def.long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; sr.querySelector('.cancel').disabled = false; }
+    this._userCancel = false;
+    const t0 = performance.now();
+    const job = run(name, p, { onProgress: (f) => { bar.value = f; } });
+    this._job = job;
+    let r;
+    try { r = await job.promise; } catch (e) {
+      if (this._job !== job) return;            // superseded by a newer state: that one settles `ready`
+      if (e.cancelled) {
+        status.textContent = this._text(UI.cancelled); status.dataset.state = 'cancelled'; sr.querySelector('.cancel').disabled = true;
+        for (const o of sr.querySelectorAll('.readouts output')) { o.textContent = '—'; delete o.dataset.value; }
+        this._settle(Object.assign(new Error('cancelled'), { cancelled: true }));
+        return;
+      }
+      this._showError(e); return;
+    }
+    if (this._job !== job) return;
+    const ms = performance.now() - t0;
+    try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
+    if (def.long) { bar.value = 1; sr.querySelector('.cancel').disabled = true; status.dataset.state = 'done'; }
+    this._settle();
+  }
+
+  _paint(def, p, r, ms) {
+    const sr = this.shadowRoot, panels = def.panels(p, r), out = def.render(r, p, { ms });
+    const key = panels.map((x) => `${x.id}:${x.block}`).join(',');
+    const box = sr.querySelector('.panels');
+    box.hidden = false;
+    if (key !== this._panelKey) {
+      this._blocks.clear(); this._bindings = {};
+      box.replaceChildren(...panels.map((x) => {
+        const el = document.createElement(`pe-${x.block}`);
+        el.dataset.panel = x.id;
+        if (x.palette) el.setAttribute('palette', x.palette);
+        if (x.size) el.setAttribute('size', String(x.size));
+        if (x.height) el.setAttribute('height', String(x.height));
+        if (x.range) el.setAttribute('range', String(x.range));
+        if (x.logY) el.setAttribute('log-y', '');
+        if (x.bind) this._bindings[x.id] = x.bind;
+        this._blocks.set(x.id, el);
+        return el;
+      }));
+      this._panelKey = key;
+    }
+    const t = (s) => (s == null ? s : this._text(s));
+    for (const x of panels) {
+      const el = this._blocks.get(x.id), o = out[x.id];
+      for (const a of ['caption', 'xlabel', 'ylabel']) { if (o[a] != null) el.setAttribute(a, t(o[a])); else el.removeAttribute(a); }
+      if (x.block === 'heatmap') el.update(o);
+      else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
+      else el.vectors = o.vectors;
+    }
+    sr.querySelector('.readouts').replaceChildren(...(out.readouts || []).map((ro) => {
+      const para = document.createElement('p'), o = document.createElement('output');
+      o.dataset.id = ro.id;
+      if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
+      o.textContent = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+      para.append(`${t(ro.label)}: `, o);
+      if (ro.note) { const n = document.createElement('span'); n.className = 'note'; n.textContent = ` — ${t(ro.note)}`; para.append(n); }
+      return para;
+    }));
+    if (out.status) sr.querySelector('.status').textContent = t(out.status);
+    sr.querySelector('.tables').replaceChildren(...(out.tables || []).map((tb) => {
+      const wrap = document.createElement('div'), table = document.createElement('table');
+      wrap.className = 'scroll'; table.dataset.id = tb.id;
+      if (tb.caption) table.createCaption().textContent = t(tb.caption);
+      for (const row of tb.rows) { const tr2 = table.insertRow(); row.forEach((v, i) => { const c = document.createElement(i ? 'td' : 'th'); c.textContent = String(v); tr2.append(c); }); }
+      wrap.append(table); return wrap;
+    }));
+    this._last = { def, p, panels };
+    if (sr.querySelector('details').open) this._fillDataTable();
+  }
+
+  // ── controls ──
+  _controls(def, p) {
+    const form = this.shadowRoot.querySelector('form');
+    const show = this.hasAttribute('controls') && this.getAttribute('controls') !== 'false' && !!def;
+    form.hidden = !show;
+    if (!show) return;
+    const lang = this.lang;
+    if (form.dataset.figure !== def.name || form.dataset.lang !== lang) {
+      form.replaceChildren(...Object.entries(def.params).filter(([, s]) => s.type !== 'vec2').map(([name, s]) => {
+        const label = document.createElement('label');
+        let input;
+        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(String(v), String(v))); }
+        else if (s.type === 'bool') { input = document.createElement('input'); input.type = 'checkbox'; }
+        else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
+        else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = s.min; input.max = s.max; } }
+        input.name = name;
+        const text = document.createElement('span'); text.textContent = tr(s.label, lang) || name;
+        if (s.type === 'bool') label.append(input, text); else label.append(text, input);
+        if (s.slider) { const o = document.createElement('output'); o.dataset.for = name; label.append(o); }
+        return label;
+      }));
+      form.dataset.figure = def.name; form.dataset.lang = lang;
+    }
+    for (const el of form.elements) {
+      const s = def.params[el.name];
+      if (!s) continue;
+      const v = p ? formatParam(s, p[el.name]) : this.getAttribute(el.name) ?? formatParam(s, s.default);
+      if (el.type === 'checkbox') el.checked = v === 'true'; else if (el.value !== v && document.activeElement !== this) el.value = v;
+      const o = form.querySelector(`output[data-for="${el.name}"]`); if (o) o.textContent = v;
+    }
+  }
+
+  _fromControl(el) {
+    const def = defs[this.getAttribute('figure')], s = def?.params[el.name];
+    if (!s) return;
+    this.setAttribute(el.name, el.type === 'checkbox' ? String(el.checked) : el.value);
+    this._changed();
+  }
+
+  /** Tells the host page the state changed (the site writes it into the URL): detail {figure, params}. */
+  _changed() {
+    const def = defs[this.getAttribute('figure')];
+    const params = {};
+    for (const [n, s] of Object.entries(def.params)) { const v = this.getAttribute(n); if (v != null && v !== formatParam(s, s.default)) params[n] = v; }
+    this.dispatchEvent(new CustomEvent('figure-change', { detail: { figure: def.name, params }, bubbles: true, composed: true }));
+  }
+
+  // ── export ──
+  _layout(g) {
+    if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
+    const W = Math.max(320, Math.round(this.shadowRoot.querySelector('.panels').clientWidth || 640)), pad = 12;
+    const wrap = (s, font) => {
+      g.font = font; const words = s.split(/(?<=\s)|(?=[\u3000-\u9fff])/), lines = [];
+      let line = '';
+      for (const w of words) { if (line && g.measureText(line + w).width > W - 2 * pad) { lines.push(line.trimEnd()); line = w.trimStart(); } else line += w; }
+      if (line) lines.push(line); return lines;
+    };
+    const sr = this.shadowRoot, head = [];
+    if (!sr.querySelector('.title').hidden) head.push(...wrap(sr.querySelector('.title').textContent, `700 15px ${FONT}`).map((s) => ({ s, font: `700 15px ${FONT}` })));
+    if (!sr.querySelector('.takeaway').hidden) head.push(...wrap(sr.querySelector('.takeaway').textContent, `13px ${FONT}`).map((s) => ({ s, font: `13px ${FONT}` })));
+    let y = pad + head.length * 20 + (head.length ? 6 : 0), x = pad, rowH = 0;
+    const items = [];
+    for (const { id } of this._last.panels) {
+      const el = this._blocks.get(id), size = el.exportSize(g);
+      if (x > pad && x + size.w > W - pad) { x = pad; y += rowH + 14; rowH = 0; }
+      items.push({ el, x, y }); x += size.w + 20; rowH = Math.max(rowH, size.h);
+    }
+    y += rowH + 8;
+    const foot = [...sr.querySelectorAll('.readouts p')].flatMap((para) => wrap(para.textContent, `12px ${FONT}`)).map((s) => ({ s, font: `12px ${FONT}` }));
+    const width = Math.max(W, ...items.map((it) => it.x + it.el.exportSize(g).w + pad));
+    return { W: Math.ceil(width), H: Math.ceil(y + foot.length * 18 + pad), head, items, foot, footY: y, pad };
+  }
+
+  _paintExport(g, lay) {
+    const cs = getComputedStyle(this);
+    g.fillStyle = cs.getPropertyValue('--pe-bg').trim() || '#fff'; g.fillRect(0, 0, lay.W, lay.H);
+    g.fillStyle = cs.getPropertyValue('--pe-fg').trim() || '#000'; g.textAlign = 'left'; g.textBaseline = 'top';
+    lay.head.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.pad + i * 20); });
+    for (const it of lay.items) { g.save(); g.translate(it.x, it.y); it.el.paint(g); g.restore(); }
+    lay.foot.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.footY + i * 18); });
+  }
+
+  /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel. */
+  async toPNG({ scale = 2 } = {}) {
+    const probe = document.createElement('canvas').getContext('2d'), lay = this._layout(probe);
+    const c = document.createElement('canvas');
+    c.width = Math.round(lay.W * scale); c.height = Math.round(lay.H * scale);
+    const g = c.getContext('2d'); g.setTransform(scale, 0, 0, scale, 0, 0);
+    this._paintExport(g, lay);
+    return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+  }
+  /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
+  toSVG() {
+    const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
+    this._paintExport(g, lay);
+    return g.toString();
+  }
+  /** Exactly the numbers drawn, one table: a header of comments names the figure, its parameters and every column. */
+  toCSV() {
+    if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
+    const { def, p, panels } = this._last, lines = [`# posenc figure: ${def.name}`,
+      `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ')}`,
+      '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value or curve y (unit: the panel\'s y label or caption); value2 = upper edge of a min/max band'];
+    const rows = [];
+    for (const { id, block } of panels) {
+      const el = this._blocks.get(id), t = el.table();
+      lines.push(`# panel ${id} (${block}): ${el.getAttribute('caption') ?? ''}${el.getAttribute('xlabel') ? `; x: ${el.getAttribute('xlabel')}` : ''}${el.getAttribute('ylabel') ? `; y: ${el.getAttribute('ylabel')}` : ''}`);
+      for (const r of t.rows) {
+        if (block === 'heatmap') rows.push([id, '', r[0], r[1], '', r[2], '']);
+        else if (block === 'lines') rows.push([id, r[0], '', '', r[1], r[2], r[3]]);
+        else rows.push([id, r[0], '', '', r[1], r[2], '']);
+      }
+    }
+    return [...lines, 'panel,series,row,col,x,value,value2', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+  }
+
+  async download(kind) {
+    const name = `posenc-${this.getAttribute('figure')}`;
+    const blob = kind === 'png' ? await this.toPNG() : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
+    this.shadowRoot.append(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
+  _fillDataTable() {
+    const box = this.shadowRoot.querySelector('details .scroll');
+    if (!this.shadowRoot.querySelector('details').open || !this._last) return;
+    const csv = this.toCSV().split('\n').filter((l) => l && !l.startsWith('#')), N = 200;
+    const table = document.createElement('table');
+    csv.slice(0, N + 1).forEach((l, i) => { const row = table.insertRow(); for (const v of l.split(',')) { const c = document.createElement(i ? 'td' : 'th'); c.textContent = v; row.append(c); } });
+    const note = document.createElement('p'); note.className = 'note';
+    note.textContent = csv.length - 1 > N ? this._text(UI.firstRows).replace('{n}', N).replace('{m}', csv.length - 1) : '';
+    box.replaceChildren(note, table);
+  }
+}
+
+define('posenc-figure', PosencFigure);
+export { FigureError };

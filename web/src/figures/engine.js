@@ -1,0 +1,78 @@
+// Where figures compute: a module worker when one can start (next to this module, resolved from import.meta.url; from
+// another origin through a blob: module that imports it), else the main thread. Started on the first request only —
+// the wasm is fetched when the first figure scrolls into view. Each run can report progress and be cancelled.
+import { figureDef } from './registry.js';
+import { FigureError } from './params.js';
+
+const WORKER = './figures-worker.js';
+class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
+let engine = null;
+
+/** The engine in use ('worker' | 'main'), after the first run. */
+export const engineInfo = { kind: null };
+
+function startWorker() {
+  return new Promise((resolve, reject) => {
+    let w;
+    try {
+      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
+      // browsers refuse a cross-origin worker script, so a blob: module imports it (CSP: worker-src blob:).
+      if (new URL(import.meta.url).origin === globalThis.location?.origin) w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
+      else w = new Worker(URL.createObjectURL(new Blob([`import ${JSON.stringify(new URL(WORKER, import.meta.url).href)};`], { type: 'text/javascript' })), { type: 'module' });
+    } catch (e) { reject(e); return; }
+    const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
+    w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
+    w.onmessage = ({ data }) => {
+      if (!data.ready) return;
+      clearTimeout(timer);
+      if (data.error) { w.terminate(); reject(new Error(data.error)); return; }
+      const pending = new Map();
+      let next = 1;
+      w.onerror = null;
+      w.onmessage = ({ data: m }) => {
+        const p = pending.get(m.id);
+        if (!p) return;
+        if ('progress' in m) { p.onProgress?.(m.progress); return; }
+        pending.delete(m.id);
+        if (m.cancelled) p.reject(new Cancelled());
+        else if (m.error) p.reject(m.error.text ? new FigureError(m.error.text, m.error.attribute) : new Error(m.error.message));
+        else p.resolve(m.result);
+      };
+      resolve({
+        kind: 'worker',
+        run(name, params, { onProgress } = {}) {
+          const id = next++;
+          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress }));
+          w.postMessage({ id, name, params });
+          return { promise, cancel: () => { if (pending.has(id)) w.postMessage({ cancel: id }); } };
+        },
+      });
+    };
+  });
+}
+
+async function startMain() {
+  const { default: init } = await import('posenc');
+  const pe = await init();
+  return {
+    kind: 'main',
+    run(name, params, { onProgress } = {}) {
+      let cancelled = false;
+      const ctx = { progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
+      return { promise: (async () => figureDef(name).compute(pe, params, ctx))(), cancel: () => { cancelled = true; } };
+    },
+  };
+}
+
+function getEngine() {
+  engine ??= (typeof Worker === 'function' ? startWorker().catch((e) => { console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`); return startMain(); }) : startMain())
+    .then((e) => { engineInfo.kind = e.kind; return e; });
+  return engine;
+}
+
+/** Runs figure `name`'s compute with `params`: {promise, cancel}; a cancelled run rejects with {cancelled: true}. */
+export function run(name, params, opts) {
+  let job = null, cancelled = false;
+  const promise = getEngine().then((e) => { if (cancelled) throw new Cancelled(); job = e.run(name, params, opts); return job.promise; });
+  return { promise, cancel: () => { cancelled = true; job?.cancel(); } };
+}

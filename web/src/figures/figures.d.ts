@@ -1,0 +1,100 @@
+/**
+ * posenc/figures — every figure of the posenc explainer as a custom element, plus its building blocks.
+ *
+ * ```html
+ * <script type="module" src="https://unpkg.com/posenc/dist/figures.js"></script>
+ * <posenc-figure figure="rope-decay" base="500000" controls></posenc-figure>
+ * ```
+ * Importing this module registers `<posenc-figure>`, `<pe-heatmap>`, `<pe-lines>` and `<pe-vec2>` (in browsers;
+ * in Node it defines nothing and does not throw). The wasm module is fetched when the first figure scrolls into view.
+ */
+
+/** A string in English and Chinese. */
+export interface Bilingual { en: string; zh: string }
+
+/** One parameter of a figure: also the attribute name on `<posenc-figure>` and the key in the site's URL state. */
+export interface FigureParam {
+  name: string;
+  type: 'int' | 'number' | 'enum' | 'bool' | 'string' | 'vec2';
+  default: number | string | boolean | [number, number];
+  /** inclusive bounds of 'int' and 'number' */
+  min?: number; max?: number;
+  /** allowed values of 'enum' */
+  values?: Array<number | string>;
+  /** half-width of a 'vec2' plane: each coordinate lies in [−range, range] */
+  range?: number;
+  label: Bilingual;
+  /** what the attribute accepts, as the error messages say it */
+  rule: Bilingual;
+}
+
+export interface FigureDescription {
+  name: string;
+  title: Bilingual;
+  /** one line: what the figure shows */
+  description: Bilingual;
+  /** the one sentence the figure makes its point with */
+  takeaway: Bilingual;
+  params: FigureParam[];
+}
+
+/** Every figure name, in the explainer's order. */
+export const figureNames: readonly string[];
+
+/** A figure's title, description, takeaway and parameters. @throws FigureError for an unknown name. */
+export function describeFigure(name: string): FigureDescription;
+
+/** A bad figure name or attribute: `attribute` names it, `text` says what is allowed in both languages. */
+export class FigureError extends Error {
+  readonly attribute: string;
+  readonly text: Bilingual;
+}
+
+/**
+ * `<posenc-figure figure="NAME">`. Attributes: the figure's parameters (see {@link describeFigure}); `lang="en|zh"`
+ * (default: the nearest `lang` of the page); `controls` (show the figure's controls); `caption` (absent: title and
+ * takeaway; `"false"`: none; other text: that caption); `theme="light|dark"`. Changes re-render.
+ * Events: `figure-change` {figure, params} when its own controls change the state.
+ */
+export class PosencFigure extends HTMLElement {
+  /** Resolves when the current state has been painted; rejects with the error the figure shows. */
+  readonly ready: Promise<PosencFigure>;
+  /** The current parameters, parsed. @throws FigureError */
+  readonly params: Record<string, unknown>;
+  lang: string;
+  /** PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × scale. */
+  toPNG(options?: { scale?: number }): Promise<Blob>;
+  /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */
+  toSVG(): string;
+  /**
+   * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
+   * columns `panel,series,row,col,x,value,value2`.
+   */
+  toCSV(): string;
+  /** Saves a PNG, SVG or CSV file through the browser. */
+  download(kind: 'png' | 'svg' | 'csv'): Promise<void>;
+}
+
+/** Heatmap building block: properties data, rows, cols, rowLabels, colLabels, vmin, vmax; attributes caption, palette, size, xlabel, ylabel. */
+export class PeHeatmap extends HTMLElement {
+  update(o: { data: ArrayLike<number>; rows: number; cols: number; rowLabels?: string[]; colLabels?: string[]; vmin?: number; vmax?: number }): void;
+}
+/** Curves building block: series, marks, regions; attributes caption, xlabel, ylabel, log-x, log-y, height, ymin, ymax. */
+export class PeLines extends HTMLElement {
+  update(o: { series: Array<{ y: ArrayLike<number>; x?: ArrayLike<number>; x0?: number; dx?: number; y2?: ArrayLike<number>; label?: string; color?: string;
+    dash?: number[]; kind?: 'line' | 'step' | 'bar' | 'points'; width?: number }>; marks?: Array<{ x?: number; y?: number; label?: string; color?: string }>;
+    regions?: Array<{ x0: number; x1: number; label?: string; color?: string }> }): void;
+}
+/** 2-D vector plane building block: property vectors; attributes caption, range; event vector-change {id, x, y}. */
+export class PeVec2 extends HTMLElement {
+  vectors: Array<{ id: string; x: number; y: number; label: string; color?: string; draggable?: boolean; dashed?: boolean }>;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'posenc-figure': PosencFigure;
+    'pe-heatmap': PeHeatmap;
+    'pe-lines': PeLines;
+    'pe-vec2': PeVec2;
+  }
+}

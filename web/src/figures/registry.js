@@ -1,0 +1,53 @@
+// Every figure definition by name. The definitions hold no DOM code at module level, so this module loads in Node,
+// in the compute worker and on the page alike.
+import { L, tr, FigureError, describeParam } from './params.js';
+import permutation from './defs/permutation.js';
+import attention from './defs/attention.js';
+import sinusoidal from './defs/sinusoidal.js';
+import multiplicative from './defs/multiplicative.js';
+import shaw from './defs/shaw.js';
+import transformerXl from './defs/transformer-xl.js';
+import t5 from './defs/t5.js';
+import deberta from './defs/deberta.js';
+import tupe from './defs/tupe.js';
+import ropeRotation from './defs/rope-rotation.js';
+import partialRotary from './defs/partial-rotary.js';
+import ropeDecay from './defs/rope-decay.js';
+import suDecay from './defs/su-decay.js';
+import wavelengths from './defs/wavelengths.js';
+import contextExtension from './defs/context-extension.js';
+import configWavelengths from './defs/config-wavelengths.js';
+import alibi from './defs/alibi.js';
+import xpos from './defs/xpos.js';
+import linearAttention from './defs/linear-attention.js';
+import explorer from './defs/explorer.js';
+
+const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
+  ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths, alibi, xpos, linearAttention, explorer];
+export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
+
+/** Every figure name, in the order of the explainer. */
+export const figureNames = Object.freeze(all.map((d) => d.name));
+
+export function unknownFigure(name) {
+  return new FigureError(L(`Unknown figure "${name}": attribute "figure" must be one of ${figureNames.join(', ')}.`,
+    `未知的图 "${name}"：属性 "figure" 必须是 ${figureNames.join('、')} 之一。`), 'figure');
+}
+
+export function figureDef(name) {
+  const d = Object.hasOwn(defs, name) ? defs[name] : null;
+  if (!d) throw unknownFigure(name);
+  return d;
+}
+
+/**
+ * A figure's description: its title, one-line description and takeaway in English and Chinese, and its parameters
+ * (name, type, default, range or allowed values, label).
+ */
+export function describeFigure(name) {
+  const d = figureDef(name);
+  return { name, title: { ...d.title }, description: { ...d.description }, takeaway: { ...d.takeaway },
+    params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)) };
+}
+
+export { tr };

@@ -1,0 +1,7 @@
+// Types of the Emscripten ES-module factory built from the C++ bindings (scripts/build.sh copies it into dist/).
+// The loader compiles the .wasm itself and hands it over through instantiateWasm.
+import type { RawModule } from './raw.js';
+declare function createPosencModule(options: {
+  instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void): object;
+}): Promise<RawModule>;
+export default createPosencModule;
