@@ -3,7 +3,9 @@
 import type { Llama3Bands, RawModule, RawScaledInvFreq, YarnCorrectionRange } from '../raw.js';
 import { rawScaling } from '../rope_config.js';
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
-import { PosencError, check, object } from '../validate.js';
+import { PosencError, check } from '../validate.js';
+import { any, array, f64, int, optional, parse } from '../options.js';
+import type { Schema } from '../options.js';
 import { readConfig } from './read.js';
 import type { ConfigLayout, ConfigPlan, RopeSpec } from './read.js';
 
@@ -115,13 +117,10 @@ function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: 
   });
 }
 
+const FROM_CONFIG: Schema = { seq_len: optional(int(0, 2 ** 40)) };
+
 export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unknown): RopeFromConfig {
-  const o = object('options', options ?? {});
-  for (const k of Object.keys(o)) if (k !== 'seq_len') throw new PosencError(`ropeFromConfig: unknown option '${k}' (the only option is 'seq_len')`);
-  const seq = o.seq_len;
-  if (seq !== undefined && (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > 2 ** 40)) {
-    throw new PosencError(`seq_len: must be an integer in [0, 2^40] (got ${String(seq)})`);
-  }
+  const seq: number | undefined = parse('ropeFromConfig', FROM_CONFIG, options).seq_len;
   const plan = readConfig(config);
   const layer_types: Record<string, ConfigRope | false> = {};
   for (const [t, spec] of Object.entries(plan.types)) layer_types[t] = spec ? computeRope(raw, spec, plan, seq ?? 0) : false;
@@ -188,10 +187,13 @@ function flatGrids(name: string, v: unknown): Float64Array {
 
 const ID_KEYS = ['image_token_id', 'video_token_id', 'vision_start_token_id'] as const;
 
+const POSITION_IDS: Schema = {
+  config: any(), input_ids: array(2 ** 20), image_grid_thw: optional(any()), video_grid_thw: optional(any()),
+  second_per_grid_ts: optional(array(2 ** 20)),
+};
+
 export function mropePositionIdsOf(raw: RawModule, options: unknown): { position_ids: Int32Array; rope_deltas: number } {
-  const o = object('options', options);
-  const allowed = ['config', 'input_ids', 'image_grid_thw', 'video_grid_thw', 'second_per_grid_ts'];
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new PosencError(`mropePositionIds: unknown option '${k}' (options: ${allowed.join(', ')})`);
+  const o = parse('mropePositionIds', POSITION_IDS, options);
   let c: unknown = o.config;
   if (typeof c === 'string') {
     try {
@@ -217,12 +219,8 @@ export function mropePositionIdsOf(raw: RawModule, options: unknown): { position
   const plan = readConfig(cfg);
   // Qwen3-VL separates video frames by timestamps (interleaved M-RoPE); Qwen2.5-VL scales time by tokens_per_second
   const split = plan.mrope?.mrope_interleaved === true || (plan.model_type ?? '').startsWith('qwen3');
-  const input = o.input_ids;
-  if (input == null || typeof input !== 'object' || typeof (input as ArrayLike<number>).length !== 'number') {
-    throw new PosencError('input_ids: must be an array of token ids');
-  }
-  return check(raw.mropePositionIds(Float64Array.from(input as ArrayLike<number>), flatGrids('image_grid_thw', o.image_grid_thw),
-    flatGrids('video_grid_thw', o.video_grid_thw), o.second_per_grid_ts == null ? new Float64Array(0) : Float64Array.from(o.second_per_grid_ts as ArrayLike<number>), {
+  return check(raw.mropePositionIds(f64(o.input_ids), flatGrids('image_grid_thw', o.image_grid_thw),
+    flatGrids('video_grid_thw', o.video_grid_thw), o.second_per_grid_ts === undefined ? new Float64Array(0) : f64(o.second_per_grid_ts), {
       image_token_id: ids.image_token_id, video_token_id: ids.video_token_id, vision_start_token_id: ids.vision_start_token_id,
       spatial_merge_size: merge, tokens_per_second: split || tps == null ? NaN : tps, split_video_frames: split,
     }));
