@@ -1,5 +1,6 @@
 #include "posenc/alibi.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -36,42 +37,62 @@ void alibi_bias(const std::vector<double>& slopes, int q_len, int k_len, AlibiMo
     if (!std::isfinite(m)) detail::fail("slopes", "every slope must be finite");
   detail::require_int_range("k_len", k_len, 1, kMaxSeqLen);
   detail::require_int_range("q_len", q_len, 1, k_len);
-  if (mode != AlibiMode::causal && mode != AlibiMode::symmetric) detail::fail("mode", "must be causal or symmetric");
+  if (mode != AlibiMode::causal && mode != AlibiMode::symmetric && mode != AlibiMode::bloom)
+    detail::fail("mode", "must be causal, symmetric or bloom");
   detail::require_output_cap("heads*q_len*k_len", static_cast<long long>(slopes.size()) * q_len * k_len);
   const std::size_t plane = static_cast<std::size_t>(q_len) * static_cast<std::size_t>(k_len);
   for (std::size_t h = 0; h < slopes.size(); ++h)
-    kernels::alibi_bias_simd(slopes[h], q_len, k_len, k_len - q_len, mode == AlibiMode::causal, out + h * plane);
+    kernels::alibi_bias_simd(slopes[h], q_len, k_len, k_len - q_len, mode, out + h * plane);
 }
 
 namespace kernels {
-void alibi_bias_scalar(double m, int q_len, int k_len, int offset, bool causal, float* out) {
-  const float ninf = -std::numeric_limits<float>::infinity();
-  for (int i = 0; i < q_len; ++i) {
-    const int pi = i + offset;
-    float* row = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len);
-    for (int j = 0; j < k_len; ++j) {
-      if (causal && j > pi) {
-        row[j] = ninf;
-      } else {
-        row[j] = static_cast<float>(-m * std::fabs(double(pi - j)));
-      }
-    }
-  }
+namespace {
+/// The bias of one entry: query position pi, key j.
+float entry(double m, int pi, int j, AlibiMode mode) {
+  if (mode != AlibiMode::symmetric && j > pi) return -std::numeric_limits<float>::infinity();
+  if (mode == AlibiMode::bloom) return static_cast<float>(m * double(j));
+  return static_cast<float>(-m * std::fabs(double(pi - j)));
+}
+}  // namespace
+
+void alibi_bias_scalar(double m, int q_len, int k_len, int offset, AlibiMode mode, float* out) {
+  for (int i = 0; i < q_len; ++i)
+    for (int j = 0; j < k_len; ++j)
+      out[static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len) + static_cast<std::size_t>(j)] =
+          entry(m, i + offset, j, mode);
 }
 
-void alibi_bias_simd(double m, int q_len, int k_len, int offset, bool causal, float* out) {
-  // Structure instead of arithmetic: the bias depends only on δ = j − (i + offset), so one vector over all δ
-  // (computed exactly as the scalar twin computes each entry) is filled once and every row is a slice of it.
-  const std::size_t base = static_cast<std::size_t>(q_len - 1 + offset);
-  std::vector<float> w(base + static_cast<std::size_t>(k_len));
-  const float ninf = -std::numeric_limits<float>::infinity();
-  for (std::size_t t = 0; t < w.size(); ++t) {
-    const long long delta = static_cast<long long>(t) - static_cast<long long>(base);
-    w[t] = causal && delta > 0 ? ninf : static_cast<float>(-m * std::fabs(double(-delta)));
+void alibi_bias_simd(double m, int q_len, int k_len, int offset, AlibiMode mode, float* out) {
+  // Structure instead of arithmetic: every row is copied from one vector w computed once with the scalar twin's
+  // entry(). Causal and symmetric depend only on δ = j − (i + offset): w holds all δ and row i is the slice
+  // starting at q_len − 1 − i. BLOOM depends on j up to the diagonal: w = [ramp m·j, j < k_len | −∞ × k_len] and
+  // row i is the ramp's first i + offset + 1 entries, then −∞.
+  const std::size_t K = static_cast<std::size_t>(k_len);
+  const bool bloom = mode == AlibiMode::bloom;
+  const std::size_t base = bloom ? 0 : static_cast<std::size_t>(q_len - 1 + offset);
+  std::vector<float> w(bloom ? 2 * K : base + K);
+  for (std::size_t t = 0; t < w.size(); ++t)
+    w[t] = bloom ? (t < K ? entry(m, k_len, int(t), mode) : -std::numeric_limits<float>::infinity())
+                 : entry(m, int(base), int(t), mode);
+  auto copy = [](const float* src, float* dst, std::size_t n) {
+    std::size_t j = 0;
+#if POSENC_SIMD  // vector copy: wasm's memcpy without bulk memory moves 8 bytes at a time
+    using simd::fbatch;
+    for (; j + 4 * fbatch::size <= n; j += 4 * fbatch::size)
+      for (std::size_t u = 0; u < 4; ++u) fbatch::load_unaligned(src + j + u * fbatch::size).store_unaligned(dst + j + u * fbatch::size);
+#endif
+    std::memcpy(dst + j, src + j, sizeof(float) * (n - j));
+  };
+  for (int i = 0; i < q_len; ++i) {
+    float* row = out + static_cast<std::size_t>(i) * K;
+    if (bloom) {
+      const std::size_t keep = std::min(K, static_cast<std::size_t>(i + offset) + 1);
+      copy(w.data(), row, keep);
+      copy(w.data() + K, row + keep, K - keep);
+    } else {
+      copy(w.data() + (q_len - 1 - i), row, K);
+    }
   }
-  for (int i = 0; i < q_len; ++i)
-    std::memcpy(out + static_cast<std::size_t>(i) * static_cast<std::size_t>(k_len), w.data() + (q_len - 1 - i),
-                sizeof(float) * static_cast<std::size_t>(k_len));
 }
 }  // namespace kernels
 }  // namespace posenc

@@ -143,54 +143,68 @@ void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, 
   }
 }
 
-void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
 #if POSENC_SIMD
-  // Register blocking: RA query rows × W key rows per block, RA·W vector accumulators (8 in all, W·RA ≥ 8), the
-  // reduced per cell at the end of the block. Causal: only blocks touching j ≤ i, masked afterwards.
+namespace {
+// GEMM-style register tile: MR query rows × NR = 2·W keys in 2·MR vector accumulators; per channel c two loads
+// from the packed key panel and MR broadcasts of q[i][c]. Every lane accumulates its cell over c = 0 … d−1 in
+// order, as the scalar twin does, so both give identical floats.
+constexpr int kMR = 4;
+template <int MR>
+void score_tile(const float* q, int d, const float* panel, float scale, float* out, std::size_t ldo, int ncols) {
   using simd::fbatch;
   constexpr int W = static_cast<int>(fbatch::size);
-  constexpr int RA = W >= 8 ? 1 : 8 / W;  // 8 accumulators + W key rows + 1 query row fit 16 registers
-  const int dv = d - d % W;
-  auto cell = [&](int i, int j) {  // one score, plain (tails)
-    const float* qi = q + std::size_t(i) * d;
-    const float* kj = k + std::size_t(j) * d;
-    fbatch acc(0.f);
-    int c = 0;
-    for (; c + W <= d; c += W) acc += fbatch::load_unaligned(qi + c) * fbatch::load_unaligned(kj + c);
-    float tail = 0.f;
-    for (; c < d; ++c) tail += qi[c] * kj[c];
-    return (xsimd::reduce_add(acc) + tail) * scale;
-  };
-  int i0 = 0;
-  for (; i0 + RA <= seq; i0 += RA) {
-    const int jend = causal ? std::min(seq, i0 + RA) : seq;
-    int j0 = 0;
-    for (; j0 + W <= jend; j0 += W) {
-      fbatch acc[RA][W];
-      for (auto& row : acc)
-        for (auto& a : row) a = fbatch(0.f);
-      for (int c = 0; c < dv; c += W) {
-        fbatch kb[W];
-        for (int b = 0; b < W; ++b) kb[b] = fbatch::load_unaligned(k + std::size_t(j0 + b) * d + c);
-        for (int a = 0; a < RA; ++a) {
-          const fbatch qa = fbatch::load_unaligned(q + std::size_t(i0 + a) * d + c);
-          for (int b = 0; b < W; ++b) acc[a][b] += qa * kb[b];
-        }
-      }
-      for (int a = 0; a < RA; ++a) {
-        float* o = out + std::size_t(i0 + a) * seq + j0;
-        for (int b = 0; b < W; ++b) {
-          float t = 0.f;
-          for (int c = dv; c < d; ++c) t += q[std::size_t(i0 + a) * d + c] * k[std::size_t(j0 + b) * d + c];
-          o[b] = (xsimd::reduce_add(acc[a][b]) + t) * scale;
-        }
-      }
+  fbatch acc[MR][2];
+  for (auto& row : acc) row[0] = row[1] = fbatch(0.f);
+  for (int c = 0; c < d; ++c) {
+    const fbatch k0 = fbatch::load_aligned(panel + std::size_t(c) * 2 * W), k1 = fbatch::load_aligned(panel + std::size_t(c) * 2 * W + W);
+    for (int a = 0; a < MR; ++a) {
+      const fbatch qa(q[std::size_t(a) * d + c]);
+      acc[a][0] += qa * k0;
+      acc[a][1] += qa * k1;
     }
-    for (int a = 0; a < RA; ++a)
-      for (int j = j0; j < jend; ++j) out[std::size_t(i0 + a) * seq + j] = cell(i0 + a, j);
   }
-  for (int i = i0; i < seq; ++i)
-    for (int j = 0; j < (causal ? i + 1 : seq); ++j) out[std::size_t(i) * seq + j] = cell(i, j);
+  const fbatch sc(scale);
+  for (int a = 0; a < MR; ++a) {
+    float* o = out + std::size_t(a) * ldo;
+    if (ncols == 2 * W) {
+      (acc[a][0] * sc).store_unaligned(o);
+      (acc[a][1] * sc).store_unaligned(o + W);
+    } else {
+      alignas(64) float t[2 * W];
+      (acc[a][0] * sc).store_aligned(t);
+      (acc[a][1] * sc).store_aligned(t + W);
+      for (int j = 0; j < ncols; ++j) o[j] = t[j];
+    }
+  }
+}
+}  // namespace
+#endif
+
+void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
+#if POSENC_SIMD
+  // Keys in panels of NR = 2·W, each packed channel-major ([c][NR], zero-padded past seq) so the tile loads them
+  // as vectors. Query rows outer (each output row is written once, left to right); causal: only the panels
+  // holding some key j ≤ i (the cells past the diagonal are masked below).
+  using simd::fbatch;
+  constexpr int NR = 2 * static_cast<int>(fbatch::size);
+  const int npanels = (seq + NR - 1) / NR;
+  const std::size_t psize = std::size_t(d) * NR;
+  std::vector<float, xsimd::aligned_allocator<float, 64>> panels(std::size_t(npanels) * psize);
+  for (int p = 0; p < npanels; ++p)
+    for (int c = 0; c < d; ++c)
+      for (int b = 0; b < NR; ++b) {
+        const int j = p * NR + b;
+        panels[std::size_t(p) * psize + std::size_t(c) * NR + b] = j < seq ? k[std::size_t(j) * d + c] : 0.f;
+      }
+  auto rows = [&](auto tile, int i, int mr) {
+    const int jend = causal ? std::min(seq, i + mr) : seq;
+    for (int p = 0; p * NR < jend; ++p)
+      tile(q + std::size_t(i) * d, d, panels.data() + std::size_t(p) * psize, scale, out + std::size_t(i) * seq + p * NR,
+           seq, std::min(NR, seq - p * NR));
+  };
+  int i = 0;
+  for (; i + kMR <= seq; i += kMR) rows(score_tile<kMR>, i, kMR);
+  for (; i < seq; ++i) rows(score_tile<1>, i, 1);
   if (causal)
     for (int i = 0; i < seq; ++i)
       for (int j = i + 1; j < seq; ++j) out[std::size_t(i) * seq + j] = kNegInf;

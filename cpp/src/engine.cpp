@@ -198,7 +198,7 @@ Terms head_terms(const Mat& q, const Mat& k, int seq, int heads, int d, int h, c
     case AttentionScheme::alibi: {
       const auto slopes = alibi_slopes(heads);
       Mat bias(n * n);
-      kernels::alibi_bias_simd(slopes[std::size_t(h)], seq, seq, 0, causal, bias.data());
+      kernels::alibi_bias_simd(slopes[std::size_t(h)], seq, seq, 0, causal ? AlibiMode::causal : AlibiMode::symmetric, bias.data());
       t.emplace_back("content_content", dots(q, n, k, n, d, inv_sqrt));
       t.emplace_back("bias", std::move(bias));
       break;

@@ -98,7 +98,7 @@ std::vector<float> xl_position_embedding(int klen, int d) {
   return out;
 }
 
-std::vector<float> rel_shift(const float* x, int qlen, int klen) {
+std::vector<float> rel_shift(const float* x, int qlen, int klen, bool zero_triu) {
   detail::require_int_range("qlen", qlen, 1, kMaxAttnLen);
   detail::require_int_range("klen", klen, 1, kMaxAttnLen);
   need("x", x);
@@ -109,6 +109,9 @@ std::vector<float> rel_shift(const float* x, int qlen, int klen) {
     const std::size_t f = t + Q, row = f / (Kl + 1), col = f % (Kl + 1);
     out[t] = col == 0 ? 0.f : x[row * Kl + col - 1];
   }
+  if (zero_triu)  // x · tril(ones(qlen, klen), klen − qlen): zero where j > i + klen − qlen
+    for (long long i = 0; i < qlen; ++i)
+      for (long long j = std::max(0LL, i + klen - qlen + 1); j < klen; ++j) out[std::size_t(i * klen + j)] = 0.f;
   return out;
 }
 
@@ -240,6 +243,10 @@ std::vector<float> t5_bias(const float* table, int num_buckets, int heads, int q
 // ------------------------------------------------------------------------------------------- DeBERTa
 namespace {
 void check_deberta_buckets(int bucket_size, int max_position) {
+  if (bucket_size > 0 && max_position <= 0)
+    detail::fail("max_relative_positions", "required (>= 1) when position_buckets > 0 (Hugging Face uses "
+                                           "max_position_embeddings when the config's value is < 1) (got " +
+                                               std::to_string(max_position) + ")");
   if (bucket_size > 0 && max_position > 0) {
     detail::require_int_range("position_buckets", bucket_size, 2, 1 << 20);
     if (max_position - 1 <= bucket_size / 2)

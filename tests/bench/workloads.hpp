@@ -101,7 +101,7 @@ inline Workload make(const std::string& name) {
     const auto slopes = alibi_slopes(heads);
     w.run = [=] {
       for (int h = 0; h < heads; ++h)
-        kernels::alibi_bias_simd(slopes[std::size_t(h)], n, n, 0, false, out->data() + std::size_t(h) * n * n);
+        kernels::alibi_bias_simd(slopes[std::size_t(h)], n, n, 0, AlibiMode::symmetric, out->data() + std::size_t(h) * n * n);
     };
     w.at = [=](std::size_t i) { return (*out)[i]; };
     w.size = out->size();

@@ -63,32 +63,42 @@ TEST_CASE("ALiBi bias: causal and symmetric forms, KV-cache offset") {
       }
 }
 
-TEST_CASE("ALiBi: adding +m·j (BLOOM / fairseq form) gives the same causal softmax") {
+TEST_CASE("ALiBi BLOOM form: +m·j up to the diagonal, the same row softmax as −m·(i − j)") {
   const int n = 37, heads = 6;
   const auto sl = alibi_slopes(heads);
   const auto scores = testutil::random_vec(std::size_t(n) * n, 21, -3.f, 3.f);
-  std::vector<float> bias(std::size_t(heads) * n * n);
-  alibi_bias(sl, n, n, AlibiMode::causal, bias.data());
+  std::vector<float> causal(std::size_t(heads) * n * n), bloom(causal.size());
+  alibi_bias(sl, n, n, AlibiMode::causal, causal.data());
+  alibi_bias(sl, n, n, AlibiMode::bloom, bloom.data());
   for (int h = 0; h < heads; ++h) {
     std::vector<float> a(std::size_t(n) * n), b(a.size());
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
-        a[i * n + j] = scores[i * n + j] + bias[(h * n + i) * n + j];
-        b[i * n + j] = scores[i * n + j] + static_cast<float>(sl[h] * j);
+        const float got = bloom[(h * n + i) * n + j];
+        if (j > i) CHECK(got == -std::numeric_limits<float>::infinity());
+        else CHECK(got == static_cast<float>(sl[h] * j));  // HF build_alibi_tensor: slopes · arange(k_len)
+        a[i * n + j] = scores[i * n + j] + causal[(h * n + i) * n + j];
+        b[i * n + j] = scores[i * n + j] + got;
       }
     kernels::softmax_rows_scalar(a.data(), n, n, true);
     kernels::softmax_rows_scalar(b.data(), n, n, true);
     for (std::size_t t = 0; t < a.size(); ++t) CHECK(std::fabs(a[t] - b[t]) <= kSoftmaxAbs);
   }
+  // KV cache: 2 queries at positions 3, 4 of 5 keys; the ramp alone is the row q_len = 1
+  std::vector<float> kv(2 * 5), ramp(5);
+  alibi_bias({0.5}, 2, 5, AlibiMode::bloom, kv.data());
+  alibi_bias({0.5}, 1, 5, AlibiMode::bloom, ramp.data());
+  CHECK(kv == std::vector<float>{0, 0.5f, 1, 1.5f, -std::numeric_limits<float>::infinity(), 0, 0.5f, 1, 1.5f, 2});
+  CHECK(ramp == std::vector<float>{0, 0.5f, 1, 1.5f, 2});
 }
 
 TEST_CASE("ALiBi SIMD kernel equals its scalar twin") {
   for (std::size_t L : testutil::edge_sizes(kernels::simd_float_lanes())) {
     const int k = int(L) + 5;
-    for (bool causal : {true, false}) {
+    for (AlibiMode mode : {AlibiMode::causal, AlibiMode::symmetric, AlibiMode::bloom}) {
       std::vector<float> a(std::size_t(4) * k), b(a.size());
-      kernels::alibi_bias_simd(0.0625 * 3, 4, k, k - 4, causal, a.data());
-      kernels::alibi_bias_scalar(0.0625 * 3, 4, k, k - 4, causal, b.data());
+      kernels::alibi_bias_simd(0.0625 * 3, 4, k, k - 4, mode, a.data());
+      kernels::alibi_bias_scalar(0.0625 * 3, 4, k, k - 4, mode, b.data());
       CHECK(a == b);
     }
   }
@@ -99,4 +109,6 @@ TEST_CASE("ALiBi rejects bad input") {
   CHECK(error_of([] { alibi_slopes(0); }).rfind("num_heads: must be an integer in [1, 1024] (got 0)", 0) == 0);
   CHECK(error_of([&] { alibi_bias(alibi_slopes(2), 3, 2, AlibiMode::causal, out.data()); }).rfind("q_len:", 0) == 0);
   CHECK(error_of([&] { alibi_bias({}, 1, 1, AlibiMode::causal, out.data()); }).rfind("num_heads:", 0) == 0);
+  CHECK(error_of([&] { alibi_bias({0.5}, 1, 1, static_cast<AlibiMode>(3), out.data()); }) ==
+        "mode: must be causal, symmetric or bloom");
 }

@@ -81,8 +81,7 @@ TEST_CASE("Softmax and score SIMD kernels equal their scalar twins on edge sizes
       kernels::scores_simd(q.data(), k.data(), seq, d, causal, 0.5f, a.data());
       kernels::scores_scalar(q.data(), k.data(), seq, d, causal, 0.5f, b.data());
       for (int i = 0; i < seq * seq; ++i) {
-        if (std::isinf(b[i])) CHECK(a[i] == b[i]);
-        else CHECK(a[i] == Approx(b[i]).margin(1e-6 * d));
+        CHECK(a[i] == b[i]);  // same float32 accumulation order per cell
       }
       // softmax over rows of n columns
       const int rows = 5, cols = int(n);

@@ -176,6 +176,14 @@ TEST_CASE("Transformer-XL: rel_shift equals the direct O(n²) four-term computat
         CHECK(s[i * 4 + j] == (col == 0 ? 0.f : x[(i + 1) * 4 + col - 1]));
       }
     }
+  // zero_triu: the reference multiplies by tril(ones(qlen, klen), klen − qlen) — kept entries as above, the
+  // future (j > i + mlen) exactly 0; also with klen < qlen (negative diagonal)
+  const auto z = rel_shift(x.data(), 3, 4, true);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) CHECK(z[i * 4 + j] == (j <= i + 1 ? s[i * 4 + j] : 0.f));
+  const auto s2 = rel_shift(x.data(), 4, 3), z2 = rel_shift(x.data(), 4, 3, true);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(z2[i * 3 + j] == (j <= i - 1 ? s2[i * 3 + j] : 0.f));
 }
 
 TEST_CASE("DeBERTa: relative positions i − j, log buckets, c2c/c2p/p2c and the √(d·(1+terms)) scale") {
@@ -191,6 +199,10 @@ TEST_CASE("DeBERTa: relative positions i − j, log buckets, c2c/c2p/p2c and the
     if (std::fabs(x - std::round(x)) < 1e-4) continue;
     CHECK(got == (r > 0 ? 1 : -1) * ((long long)std::ceil(x) + mid));
   }
+  // No silent fallback: buckets without max_relative_positions are an error, not plain δ
+  CHECK(testutil::error_of([] { deberta_relative_positions(4, 4, 256, -1); }).rfind("max_relative_positions: required (>= 1) when position_buckets > 0", 0) == 0);
+  CHECK(testutil::error_of([] { deberta_log_bucket(300, 256, 0); }).rfind("max_relative_positions:", 0) == 0);
+  CHECK(deberta_relative_positions(2, 2, -1, 512) == std::vector<int>{0, -1, 1, 0});  // no buckets: δ = i − j
   CHECK(deberta_log_bucket(511, bs, mp) == 255);
   CHECK(deberta_log_bucket(-511, bs, mp) == -255);
   const auto rp = deberta_relative_positions(4, 6, -1, -1);

@@ -6,19 +6,22 @@
 //  * otherwise (the reference's rule): the n' = 2^⌊log2 n⌋ slopes of n', followed by the slopes of 2n' at
 //    even indices 0, 2, 4, … (i.e. r'^1, r'^3, r'^5 … with r' = 2^(−8/(2n'))), the first n − n' of them.
 // Bias of head h, query i, key j (queries are the last q_len of k_len positions: query i sits at
-// position i + k_len − q_len, so a KV cache lines up):
+// position pos_i = i + k_len − q_len, so a KV cache lines up):
 //  * AlibiMode::causal   : −m_h·(pos_i − j) for j ≤ pos_i, −∞ for j > pos_i (the causal mask is included).
 //  * AlibiMode::symmetric: −m_h·|pos_i − j| (bidirectional form, e.g. encoders).
-// Output [heads, q_len, k_len] row-major float32, each entry float64 −m·|Δ| rounded once.
-// Note: BLOOM/HF and the fairseq reference add +m_h·j (a per-key ramp) instead; within one causal row
-// that differs from −m_h·(i − j) by the constant m_h·i, so the softmax is identical (tested).
+//  * AlibiMode::bloom    : +m_h·j for j ≤ pos_i, −∞ for j > pos_i — BLOOM's form (HF `build_alibi_tensor`, the
+//    fairseq reference): a per-key ramp m_h·j broadcast over the queries, with the causal mask included.
+//    Within row i, m_h·j = −m_h·(pos_i − j) + m_h·pos_i: it differs from the causal form by the constant m_h·pos_i,
+//    and softmax(x + c) = softmax(x), so after the row softmax both forms give the same weights (tested).
+//    The ramp itself (HF's [heads, 1, k_len] tensor) is the row q_len = 1.
+// Output [heads, q_len, k_len] row-major float32, each entry the float64 value rounded once.
 #pragma once
 #include <cstddef>
 #include <vector>
 
 namespace posenc {
 
-enum class AlibiMode { causal = 0, symmetric = 1 };
+enum class AlibiMode { causal = 0, symmetric = 1, bloom = 2 };
 
 /// Slopes of n_heads heads (float64). Throws Error unless 1 ≤ n_heads ≤ kMaxHeads.
 std::vector<double> alibi_slopes(int n_heads);
@@ -28,8 +31,8 @@ std::vector<double> alibi_slopes(int n_heads);
 void alibi_bias(const std::vector<double>& slopes, int q_len, int k_len, AlibiMode mode, float* out);
 
 namespace kernels {
-/// One head: out[i·k_len + j] = float(−m·|i + offset − j|), −∞ where causal and j > i + offset.
-void alibi_bias_simd(double m, int q_len, int k_len, int offset, bool causal, float* out);
-void alibi_bias_scalar(double m, int q_len, int k_len, int offset, bool causal, float* out);
+/// One head: out[i·k_len + j] = the bias of `mode` at query position i + offset, key j (see above).
+void alibi_bias_simd(double m, int q_len, int k_len, int offset, AlibiMode mode, float* out);
+void alibi_bias_scalar(double m, int q_len, int k_len, int offset, AlibiMode mode, float* out);
 }  // namespace kernels
 }  // namespace posenc

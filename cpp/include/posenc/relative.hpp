@@ -47,7 +47,9 @@ std::vector<float> xl_position_embedding(int klen, int d);
 /// The reference `_rel_shift` of a [qlen, klen] matrix: prepend a zero column, reinterpret the
 /// qlen·(klen+1) buffer as [klen+1, qlen], drop its first row, reinterpret as [qlen, klen]. Entry (i, j) with
 /// j ≤ i + klen − qlen becomes x[i][j + qlen − 1 − i]; the rest holds the reference's leftovers (masked later).
-std::vector<float> rel_shift(const float* x, int qlen, int klen);
+/// zero_triu (the reference's `zero_triu=True`): multiply by tril(ones(qlen, klen), klen − qlen), i.e. the
+/// entries with j > i + klen − qlen become 0 instead of leftovers.
+std::vector<float> rel_shift(const float* x, int qlen, int klen, bool zero_triu = false);
 /// The four terms of one head, each [qlen, klen] before scaling, plus the score:
 ///   a = q_i·k_j (content–content), b = q_i·r_{i−j} (content–position), c = u·k_j (global content bias),
 ///   d = v·r_{i−j} (global position bias); score = (a + b + c + d)/√d_head, computed as the reference does:
@@ -81,9 +83,13 @@ std::vector<float> t5_bias(const float* table, int num_buckets, int heads, int q
 
 // ---- DeBERTa v2 (HF `modeling_deberta_v2.py`)
 /// `make_log_bucket_position` for one δ: |δ| ≤ mid = bucket_size/2 (and |δ| < mid) stays exact;
-/// otherwise sign(δ)·(⌈log(|δ|/mid) / log((max_position−1)/mid) · (mid−1)⌉ + mid), in float32 like the reference.
+/// otherwise sign(δ)·(⌈log(|δ|/mid) / log((max_position−1)/mid) · (mid−1)⌉ + mid), in float32 like the reference
+/// (exact integers as HF's CPU float32 evaluation, tested against the formula in float64 away from ⌈⌉ boundaries).
+/// Requires bucket_size ≥ 2 and max_position − 1 > bucket_size/2.
 long long deberta_log_bucket(long long relative_position, int bucket_size, int max_position);
-/// [q_len, k_len] δ = i − j, log-bucketed when bucket_size > 0 and max_position > 0 (`build_relative_position`).
+/// [q_len, k_len] δ = i − j, log-bucketed when bucket_size > 0 (`build_relative_position`); bucket_size ≤ 0 means
+/// plain δ. With bucket_size > 0, max_position is required (≥ 1; HF substitutes max_position_embeddings for a
+/// config value < 1 — pass that value): no silent fallback to unbucketed δ.
 std::vector<int> deberta_relative_positions(int q_len, int k_len, int bucket_size, int max_position);
 /// Disentangled attention of one head, all terms already divided by scale = √(d·(1 + #position terms)):
 ///   c2c = q_i·k_j, c2p = q_i·pos_key[c(i, j)], p2c = k_j·pos_query[c(i, j)], c(i, j) = clamp(δ(i, j) + span, 0, 2·span − 1),
