@@ -1,8 +1,10 @@
 // Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
 import { Core } from './core.js';
+import type { Out } from './rope.js';
 import type { Positions } from './validate.js';
-import { PosencError, arrayOf, booleanOr, bytes, check, integer, object, oneOf, positionsArray } from './validate.js';
+import { bytes, check } from './validate.js';
 import { tableFromJsonText, tableFromJsonValue } from './table_json.js';
+import { array, bool, int, oneOf, out, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
 export interface PositionTable {
@@ -33,10 +35,8 @@ export class LearnedApi extends Core {
    * safetensors library refuses them); F64 values beyond float32 throw. Errors start with `safetensors:` or `name:`.
    */
   tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
-    const o = object('options', options);
-    const name = o.name ?? '';
-    if (typeof name !== 'string') throw new PosencError('name: must be a string');
-    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), name));
+    const o = parse('tableFromSafetensors', { name: str('') }, options);
+    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), o.name));
   }
 
   /** The tensors a `.safetensors` header describes (name, dtype, shape), in file order. */
@@ -58,10 +58,16 @@ export class LearnedApi extends Core {
    * Rows of `table` at integer positions, [positions, cols]. A position < 0 or ≥ rows throws unless
    * `clamp: true` clamps it to [0, rows − 1] (HF models raise an index error there).
    */
-  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean }): Float32Array {
+  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean; out?: Out }): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableLookup(t.data, t.rows, t.cols, positionsArray('positions', o.positions), booleanOr('clamp', o.clamp, false)));
+    const o = parse('tableLookup', { positions: positions(), clamp: bool(false), out: out() }, options);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: n }, (_, i) => i) : o.positions;
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), pp = st.input('positions', pos, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * t.cols);
+    check(this.raw.tableLookup(pt, t.rows, t.cols, pp, n, o.clamp, r.address));
+    return r.finish();
   }
 
   /**
@@ -70,15 +76,17 @@ export class LearnedApi extends Core {
    * (float64 norms): finite for every finite table, |error| ≤ (cols + 2)·2^-24. Dot is finite while
    * Σ|a_c·b_c| ≤ 3.4e38 (e.g. |values| ≤ 1e17 at cols 8192).
    */
-  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
+  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot'; out?: Out } = {}): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, oneOf('metric', o.metric ?? 'cosine', METRICS)));
+    const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine'), out: out() }, options);
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), r = st.output<Float32Array>('out', o.out, 'f32', t.rows * t.rows);
+    check(this.raw.tableSimilarity(pt, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot'], r.address));
+    return r.finish();
   }
-
 }
 
-function tableArgs(table: PositionTable): PositionTable {
-  const t = object('table', table);
-  return { rows: integer('table.rows', t.rows), cols: integer('table.cols', t.cols), data: arrayOf('table.data', t.data, Float32Array) };
+/** A table argument: rows and cols within the caps, data checked against rows·cols when staged. */
+function tableArgs(table: PositionTable): { rows: number; cols: number; data: unknown } {
+  return parse('table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, table, 'table.') as { rows: number; cols: number; data: unknown };
 }
