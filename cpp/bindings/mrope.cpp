@@ -62,7 +62,6 @@ val mrope_position_ids_js(val input_ids, val image_grid, val video_grid, val sec
   });
 }
 
-// variant: 0 Qwen2-VL, 1 Pixtral (Axial2dVariant; the TS layer maps the names).
 val axial2d_tables_js(int rotary_dim, double theta, std::uintptr_t ph, std::uintptr_t pw, int n, int variant,
                       std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {

@@ -110,7 +110,10 @@ init().then((pe) => {
     fill(pe, el);
     for (const input of (el.dataset.liveInputs ?? '').split(/\s+/).filter(Boolean)) {
       const [id, param] = input.split('.'), target = document.getElementById(id);
-      if (param) target.addEventListener('figure-change', () => fill(pe, el));   // the figure's own controls or attributes
+      if (param) {     // the figure's own controls fire figure-change; a page script may set its attributes instead
+        target.addEventListener('figure-change', () => fill(pe, el));
+        new MutationObserver(() => fill(pe, el)).observe(target, { attributes: true, attributeFilter: [param] });
+      }
       else target.addEventListener('input', () => fill(pe, el));
     }
   }

@@ -2,7 +2,7 @@
 import { Core } from './core.js';
 import type { Out } from './rope.js';
 import type { Positions } from './validate.js';
-import { PosencError, bytes, check } from './validate.js';
+import { bytes, check } from './validate.js';
 import { tableFromJsonText, tableFromJsonValue } from './table_json.js';
 import { array, bool, int, oneOf, out, parse, positions, str } from './options.js';
 

@@ -9,7 +9,6 @@ import type { Schema } from './options.js';
 
 const XPOS: Schema = { downscale: bool(false), scale_base: num({ gt: 0 }, 512), gamma: num({ min: 0 }, 0.4), rope_theta: num({ gt: 0 }, 10000) };
 const XPOS_APPLY: Schema = { ...QK_SHAPE, ...XPOS, offset: int32(0) };
-const XPOS_ZETA: Schema = { rotary_dim: int(2, 8192), gamma: XPOS.gamma };
 const XPOS_TABLES: Schema = { ...XPOS, rotary_dim: int(2, 8192), positions: positions(), centred: optional(array(2 ** 20)), out: out() };
 
 /** Options of {@link Posenc.xposApply}. */
@@ -73,7 +72,7 @@ export class XposApi extends Core {
   /**
    * xPos tables [n, rotary_dim/2] with the scale folded in: cos = ζ_i^(±c/scale_base)·cos(p·θ_i) (sin likewise), for
    * explicit positions p and centred positions c (default: torchscale's centring, as {@link Posenc.xposApply});
-   * apply with {@link Posenc.ropeApplyTables} (layout `'interleaved'` for torchscale's `rotate_every_two`). Valid range as xposApply: every |c| ≤
+   * apply with {@link Posenc.ropeApplyTables} and layout `'interleaved'`. Valid range as xposApply: every |c| ≤
    * 64·ln2·scale_base/ln(1/ζ_0) (18,130 with the defaults), else it throws.
    */
   xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
@@ -87,7 +86,7 @@ export class XposApi extends Core {
 
   /** xPos's per-pair decay ζ_i = (2i/d + γ)/(1 + γ) for i < rotary_dim/2 (torchscale; γ = `gamma`, default 0.4). */
   xposZeta(options: { rotary_dim: number; gamma?: number }): Float64Array {
-    const o = parse('xposZeta', XPOS_ZETA, options);
+    const o = parse('xposZeta', { rotary_dim: int(2, 8192), gamma: num({ min: 0 }, 0.4) }, options);
     return check(this.raw.xposZeta(o.rotary_dim, o.gamma));
   }
 }

@@ -16,10 +16,16 @@ function startWorker() {
     let w;
     try {
       // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // browsers refuse a cross-origin worker script, so a blob: module imports it dynamically (a dynamic import is
-      // checked against script-src, which lists the CDN; a static one would need the CDN in worker-src too).
-      if (new URL(import.meta.url).origin === globalThis.location?.origin) w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
-      else w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(new URL(WORKER, import.meta.url).href)});`], { type: 'text/javascript' })), { type: 'module' });
+      // the browser refuses a cross-origin worker script (it throws), so a blob: module imports it dynamically (a
+      // dynamic import is checked against script-src, which lists the CDN; a static one would need it in worker-src).
+      // That URL is formed from the string, not new URL(…, import.meta.url), which bundlers would chase (webpack rewrites
+      // import.meta.url to a file: URL at build time, so an origin test cannot choose the branch).
+      try {
+        w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
+      } catch {
+        const href = import.meta.url.replace(/[^/]*$/, WORKER.slice(2));
+        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(href)});`], { type: 'text/javascript' })), { type: 'module' });
+      }
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
     w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
