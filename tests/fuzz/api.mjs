@@ -1,6 +1,6 @@
 // Property-based fuzzer over every public method of the posenc JS API (fast-check generates the calls).
 //
-// Methods are discovered from the module (Object.getOwnPropertyNames of the API object's prototype), option keys and
+// Methods are discovered from the module (Object.getOwnPropertyNames along the API object's prototype chain), option keys and
 // string values from the shipped typings (dist/*.d.ts), so new methods and options are covered without edits here.
 // Each call is classified:
 //   result, posenc_error                 expected outcomes
@@ -16,7 +16,7 @@
 // Usage: node tests/fuzz/api.mjs [--calls N] [--seed S] [--hang-ms T] [--report file.json]
 //                                [--gate cat1,cat2] (categories that make the exit status non-zero; default all defects)
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -108,7 +108,8 @@ async function callGenerator() {
   if (generator) return generator;
   const fc = (await import('fast-check')).default;
   const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-  const dts = ['index.d.ts', 'engine.d.ts', 'rope_config.d.ts'].map((f) => { try { return readFileSync(dist + f, 'utf8'); } catch { return ''; } }).join('\n');
+  const dts = readdirSync(dist, { recursive: true }).filter((f) => String(f).endsWith('.d.ts'))
+    .map((f) => readFileSync(dist + f, 'utf8')).join('\n');
   const keys = [...new Set([...dts.matchAll(/^\s+(?:readonly )?([a-z_][a-z_0-9]*)\??:/gm)].map((m) => m[1]))];
   const words = [...new Set([...dts.matchAll(/'([a-z_0-9]+)'/g)].map((m) => m[1]))];
 
@@ -311,7 +312,11 @@ async function work() {
   const { seed, start, end, progress } = workerData;
   const { default: init, PosencError } = await import('posenc');
   let pe = await init();
-  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe)).filter((m) => m !== 'constructor' && typeof pe[m] === 'function');
+  // Every method reachable on the API object: its prototype chain up to Object.prototype (families and their base).
+  const methods = [];
+  for (let p = Object.getPrototypeOf(pe); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const m of Object.getOwnPropertyNames(p)) if (m !== 'constructor' && typeof pe[m] === 'function' && !methods.includes(m)) methods.push(m);
+  }
   await callGenerator();
   generator.methods = methods;
   generator.arity = Object.fromEntries(methods.map((m) => [m, pe[m].length]));
