@@ -76,7 +76,7 @@ export class PosencFigure extends Base {
     sr.querySelector('form').addEventListener('change', (e) => this._fromControl(e.target));
     sr.querySelector('.panels').addEventListener('vector-change', (e) => {
       const bind = this._bindings?.[e.target.dataset.panel]?.[e.detail.id];
-      if (bind) { this.setAttribute(bind, `${e.detail.x},${e.detail.y}`); this._changed(); }
+      if (bind) this.setAttribute(bind, `${e.detail.x},${e.detail.y}`);   // → figure-change
     });
     this._io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
       if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io.disconnect(); this._schedule(); }
@@ -85,8 +85,10 @@ export class PosencFigure extends Base {
 
   connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
   disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
-  attributeChangedCallback(name) {
+  attributeChangedCallback(name, old, value) {
     if (name === 'theme') for (const b of this._blocks.values()) { b._theme = null; b.render(); }   // blocks cache their colours
+    // A parameter changed (its own controls, a drag, or the host page): tell the page (URL state, live numbers).
+    if (old !== value && !OWN.includes(name) && defs[this.getAttribute('figure')]?.params[name]) this._changed();
     this._schedule();
   }
 
@@ -288,11 +290,10 @@ export class PosencFigure extends Base {
   _fromControl(el) {
     const def = defs[this.getAttribute('figure')], s = def?.params[el.name];
     if (!s) return;
-    this.setAttribute(el.name, el.type === 'checkbox' ? String(el.checked) : el.value);
-    this._changed();
+    this.setAttribute(el.name, el.type === 'checkbox' ? String(el.checked) : el.value);   // → figure-change
   }
 
-  /** Tells the host page the state changed (the site writes it into the URL): detail {figure, params}. */
+  /** Tells the host page a parameter changed, by any means (the site writes it into the URL): detail {figure, params}. */
   _changed() {
     const def = defs[this.getAttribute('figure')];
     const params = {};

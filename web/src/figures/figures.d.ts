@@ -60,7 +60,7 @@ export class FigureError extends Error {
  * `<posenc-figure figure="NAME">`. Attributes: the figure's parameters (see {@link describeFigure}); `lang="en|zh"`
  * (default: the nearest `lang` of the page); `controls` (show the figure's controls); `caption` (absent: title and
  * takeaway; `"false"`: none; other text: that caption); `theme="light|dark"`. Changes re-render.
- * Events: `figure-change` {figure, params} when its own controls change the state.
+ * Events: `figure-change` {figure, params} whenever a parameter attribute changes (its controls, a drag, the page).
  */
 export class PosencFigure extends HTMLElement {
   /** Resolves when the current state has been painted; rejects with the error the figure shows. */

@@ -56,7 +56,7 @@ export default {
       const env = pe.envelope(values, width), inv = pe.ropeInvFreq({ rotary_dim: d, rope_theta: b });
       const c = { base: b, min: env.min, max: env.max, values, quarter: Math.PI / 2 / inv[inv.length - 1] };
       if (bound) {
-        const far = Math.max(qPos, n - qPos), avg = pe.ropeDecayBound({ rotary_dim: d, rope_theta: b, count: far + 1 });
+        const far = Math.max(qPos, n - 1 - qPos), avg = pe.ropeDecayBound({ rotary_dim: d, rope_theta: b, count: far + 1 });
         const factor = abelFactor(q, k) * (d / 2), abs = new Float32Array(n), B = new Float32Array(n);
         for (let i = 0; i < n; i++) { abs[i] = Math.abs(values[i]); B[i] = factor * avg[Math.abs(i - qPos)]; }
         done += n; ctx.progress(done / total);
