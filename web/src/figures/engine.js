@@ -15,11 +15,17 @@ function startWorker() {
   return new Promise((resolve, reject) => {
     let w;
     try {
-      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // browsers refuse a cross-origin worker script, so a blob: module imports it dynamically (a dynamic import is
-      // checked against script-src, which lists the CDN; a static one would need the CDN in worker-src too).
-      if (new URL(import.meta.url).origin === globalThis.location?.origin) w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
-      else w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(new URL(WORKER, import.meta.url).href)});`], { type: 'text/javascript' })), { type: 'module' });
+      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit — tried first, as in a
+      // bundle import.meta.url may be rewritten (webpack: a file: URL). Another origin (a CDN): the browser refuses a
+      // cross-origin worker script (it throws), so a blob: module imports it dynamically (a dynamic import is checked
+      // against script-src, which lists the CDN; a static one would need the CDN in worker-src too). That URL is formed
+      // from the string: new URL(variable, import.meta.url) makes webpack warn (Critical dependency).
+      try {
+        w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
+      } catch {
+        const href = import.meta.url.replace(/[^/]*$/, WORKER.slice(2));
+        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(href)});`], { type: 'text/javascript' })), { type: 'module' });
+      }
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
     w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
