@@ -4,7 +4,7 @@
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
 #   dist/              what npm ships: the TypeScript API compiled by tsc (.js + source maps + .d.ts), node.js (the
-#                      Node entry), index.cjs (require()), glue.mjs (the Emscripten glue, one for both builds),
+#                      Node entry), index.cjs (require()), glue-{simd,scalar}.mjs (each build's Emscripten glue),
 #                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
@@ -18,12 +18,8 @@ for p in wasm-simd wasm-scalar native; do
   fi
 done
 rm -rf dist && mkdir dist   # from scratch: no stale file ends up in the tarball
-# One glue for both builds: they export the same functions, so Emscripten emits the same JavaScript.
-# (Export names are not minified, see CMakeLists.txt; only the order of their declarations may differ.)
-stmts() { tr ',;' '\n\n' < "$1" | sort; }
-cmp -s <(stmts build/wasm-simd/posenc.mjs) <(stmts build/wasm-scalar/posenc.mjs) || { echo "[build] the simd and scalar glue differ" >&2; exit 1; }
-cp build/wasm-simd/posenc.mjs dist/glue.mjs
-for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
+# Each build's glue: the same code, but the minified names of the wasm exports differ between builds.
+for v in simd scalar; do cp "build/wasm-$v/posenc.mjs" "dist/glue-$v.mjs"; cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs dist/index.cjs
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts

@@ -56,7 +56,7 @@ function assertFigure(f, label) {
 test('the tarball holds the package (dist/, LICENSE, README) and no repository-internal names in its typings', () => {
   const paths = project.packed.files.map((f) => f.path);
   for (const p of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.js.map', 'dist/index.d.ts',
-    'dist/node.js', 'dist/index.cjs', 'dist/glue.mjs', 'dist/posenc-simd.wasm', 'dist/posenc-scalar.wasm',
+    'dist/node.js', 'dist/index.cjs', 'dist/glue-simd.mjs', 'dist/glue-scalar.mjs', 'dist/posenc-simd.wasm', 'dist/posenc-scalar.wasm',
     'dist/figures.js', 'dist/figures.d.ts', 'dist/figures-worker.js']) {
     assert.ok(paths.includes(p), `${p} missing from the tarball`);
   }

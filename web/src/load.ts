@@ -1,6 +1,5 @@
 // Loading the WebAssembly module: the SIMD build where supported, else the scalar build. This is the browser and
 // bundler path (fetch relative to import.meta.url); the Node entry reads the same files from disk.
-import createPosencModule from './glue.mjs';
 import { PosencError } from './validate.js';
 import { Posenc } from './posenc.js';
 import { createGpu } from './gpu/index.js';
@@ -99,6 +98,8 @@ export async function load(options: InitOptions, read: (url: string) => Promise<
   const module = await compile(options.wasmBinary ?? (await read(url.href)), where);
   let failed: (e: unknown) => void = () => {};
   const failure = new Promise<never>((_, reject) => { failed = reject; });
+  // Each build has its own glue (the minified export names differ); only the one in use is loaded.
+  const createPosencModule = (await (simd ? import('./glue-simd.mjs') : import('./glue-scalar.mjs'))).default;
   const raw = await Promise.race([failure, createPosencModule({
     instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
       WebAssembly.instantiate(module, imports).then(receive).catch((e: Error) => failed(new PosencError(

@@ -30,7 +30,8 @@ for (const [name, entry, external] of [['figures', 'index.js', true], ['figures-
     build: {
       outDir: out, emptyOutDir: false, target: 'es2022', minify: true, sourcemap: true, copyPublicDir: false, assetsInlineLimit: 0,
       lib: { entry: here(entry), formats: ['es'], fileName: () => `${name}.js` },
-      rollupOptions: external ? { external: ['posenc'], output: { paths: { posenc: './index.js' } } } : {},
+      // The worker stays one file: the API's on-demand import of its build's glue is inlined too.
+      rollupOptions: external ? { external: ['posenc'], output: { paths: { posenc: './index.js' } } } : { output: { codeSplitting: false } },
     },
   });
 }

@@ -15,11 +15,11 @@ function startWorker() {
   return new Promise((resolve, reject) => {
     let w;
     try {
-      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // the browser refuses a cross-origin worker script (it throws), so a blob: module imports it dynamically (a
-      // dynamic import is checked against script-src, which lists the CDN; a static one would need it in worker-src).
-      // That URL is formed from the string, not new URL(…, import.meta.url), which bundlers would chase (webpack rewrites
-      // import.meta.url to a file: URL at build time, so an origin test cannot choose the branch).
+      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit — tried first, as in a
+      // bundle import.meta.url may be rewritten (webpack: a file: URL). Another origin (a CDN): the browser refuses a
+      // cross-origin worker script (it throws), so a blob: module imports it dynamically (a dynamic import is checked
+      // against script-src, which lists the CDN; a static one would need the CDN in worker-src too). That URL is formed
+      // from the string: new URL(variable, import.meta.url) makes webpack warn (Critical dependency).
       try {
         w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
       } catch {
