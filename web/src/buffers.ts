@@ -21,9 +21,10 @@ export const MAX_FRESH_RESULT = 2 ** 26;
  * read `array` again after a call rather than keeping an old view (the getter re-creates it when needed).
  * Free it with `free()` (or `using buf = pe.alloc(…)`); a freed buffer is refused by every method.
  */
+// Fields are TypeScript `private`, not `#private`: tsc would emit helpers for ES2020 that Rollup warns about.
 export class WasmBuffer<T extends BufferArray = BufferArray> {
-  #heap: Heap | null;
-  #view: T | null = null;
+  private _heap: Heap | null;
+  private _view: T | null = null;
   /** @internal */
   readonly address: number;
   /** Number of elements. */
@@ -33,7 +34,7 @@ export class WasmBuffer<T extends BufferArray = BufferArray> {
 
   /** @internal */
   constructor(heap: Heap, dtype: 'f32' | 'i32', address: number, length: number) {
-    this.#heap = heap;
+    this._heap = heap;
     this.dtype = NAMES[dtype] as 'float32' | 'int32';
     this.address = address;
     this.length = length;
@@ -43,23 +44,23 @@ export class WasmBuffer<T extends BufferArray = BufferArray> {
   get array(): T {
     const heap = this.live('buffer');
     const memory = heap.raw.HEAPU8.buffer;
-    if (this.#view === null || this.#view.buffer !== memory) {
+    if (this._view === null || this._view.buffer !== memory) {
       const ctor = this.dtype === 'float32' ? Float32Array : Int32Array;
-      this.#view = new ctor(memory, this.address, this.length) as T;
+      this._view = new ctor(memory, this.address, this.length) as T;
     }
-    return this.#view;
+    return this._view;
   }
 
   /** True once freed. */
   get freed(): boolean {
-    return this.#heap === null;
+    return this._heap === null;
   }
 
   /** Returns the memory to the module. Idempotent; the buffer is unusable afterwards. */
   free(): void {
-    if (this.#heap !== null) this.#heap.raw.release(this.address);
-    this.#heap = null;
-    this.#view = null;
+    if (this._heap !== null) this._heap.raw.release(this.address);
+    this._heap = null;
+    this._view = null;
   }
 
   /** `using buf = pe.alloc(…)` frees it at the end of the block. */
@@ -69,9 +70,9 @@ export class WasmBuffer<T extends BufferArray = BufferArray> {
 
   /** @internal The heap, checked: not freed, and of this module instance. */
   private live(name: string, heap?: Heap): Heap {
-    if (this.#heap === null) throw new PosencError(`${name}: the wasm buffer was freed`);
-    if (heap !== undefined && heap !== this.#heap) throw new PosencError(`${name}: the wasm buffer belongs to another posenc instance`);
-    return this.#heap;
+    if (this._heap === null) throw new PosencError(`${name}: the wasm buffer was freed`);
+    if (heap !== undefined && heap !== this._heap) throw new PosencError(`${name}: the wasm buffer belongs to another posenc instance`);
+    return this._heap;
   }
 
   /** @internal The address, after checking the buffer is live, of `heap`, of `dtype` and `length` elements. */
@@ -92,7 +93,7 @@ declare global {
 
 /** The module's memory: allocation of user buffers, and scratch slots reused across calls. */
 export class Heap {
-  readonly #slots: { address: number; bytes: number }[] = [];
+  private readonly _slots: { address: number; bytes: number }[] = [];
 
   constructor(readonly raw: RawModule) {}
 
@@ -104,7 +105,7 @@ export class Heap {
 
   /** Scratch slot `i` with at least `bytes` bytes (grown, never zero-filled; kept for the next call). */
   slot(name: string, i: number, bytes: number): number {
-    const s = (this.#slots[i] ??= { address: 0, bytes: 0 });
+    const s = (this._slots[i] ??= { address: 0, bytes: 0 });
     if (s.bytes < bytes) {
       if (s.address !== 0) this.raw.release(s.address);
       s.address = 0;
@@ -138,8 +139,8 @@ export interface Output<T> {
 
 /** Inputs and outputs of one call, each in its own scratch slot unless it is already a wasm buffer. */
 export class Staging {
-  #next = 0;
-  readonly #staged = new Map<unknown, number>();
+  private _next = 0;
+  private readonly _staged = new Map<unknown, number>();
 
   constructor(private readonly heap: Heap) {}
 
@@ -159,16 +160,16 @@ export class Staging {
 
   private copy(name: string, a: ArrayLike<number>, dtype: Dtype, length: number): number {
     if (a.length !== length) throw new PosencError(`${name}: length must equal the shape's element count ${length} (got ${show(a.length)})`);
-    const address = this.heap.slot(name, this.#next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
+    const address = this.heap.slot(name, this._next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
     this.heap.view(dtype, address, length).set(a);
-    this.#staged.set(a, address);
+    this._staged.set(a, address);
     return address;
   }
 
   /** A scratch array of `length` elements (≤ 2^28) for an intermediate result. */
   scratch(name: string, dtype: Dtype, length: number): number {
     if (length > 2 ** 28) throw new PosencError(`${name}: result of ${show(length)} elements exceeds the cap of 2^28`);
-    return this.heap.slot(name, this.#next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
+    return this.heap.slot(name, this._next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
   }
 
   /**
@@ -188,7 +189,7 @@ export class Staging {
       throw new PosencError(`${name}: result of ${show(length)} elements exceeds the cap of 2^26 for a new array (pass \`out\`: up to 2^28)`);
     }
     if (length > 2 ** 28) throw new PosencError(`${name}: result of ${show(length)} elements exceeds the cap of 2^28`);
-    const address = this.#staged.get(out) ?? heap.slot(name, this.#next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
+    const address = this._staged.get(out) ?? heap.slot(name, this._next++, length * CTORS[dtype].BYTES_PER_ELEMENT);
     return {
       address,
       finish: () => {
