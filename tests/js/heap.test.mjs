@@ -57,10 +57,9 @@ test('10^4 calls and 10^3 refused calls: wasm memory within ±64 KiB', async () 
   assert.ok(Math.abs(after - before) <= 64 * KiB, `wasm memory ${before} -> ${after}`);
 });
 
-// The binding still copies the bytes into wasm memory before the parser sees them; the C++ side can refuse from the
-// first bytes (npy_header_length / npy_check_header, tested in tests/cpp/test_learned.cpp). This passes once the
-// binding checks the header before it copies.
-test('a refused 1 GB input leaves the wasm memory as it was', { todo: 'the binding must check the header before copying' }, async () => {
+// The binding checks the header from the file's first bytes (npy_header_length / npy_check_header) before it copies
+// the whole file into wasm memory.
+test('a refused 1 GB input leaves the wasm memory as it was', async () => {
   const pe = await init();
   pe.tableFromNpy(npy());
   const before = pe.memoryBytes();
