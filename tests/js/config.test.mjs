@@ -320,7 +320,7 @@ test('bad configs: PosencError naming the key path and the rule; nothing partial
   const ok = pe.ropeFromConfig(GPT_OSS_20B);
   bad('{"rope_theta": 1e4,', /^config: not valid JSON/);
   bad([1, 2], /^config: must be an object/);
-  bad({ ...GPT_OSS_20B, rope_theta: '150000' }, /^rope_theta: must be a finite number \(got '150000'\)/);
+  bad({ ...GPT_OSS_20B, rope_theta: '150000' }, /^rope_theta: must be a finite number \(got '150000' \(a string\)\)/);
   // a top-level near-miss of a position key is reported (the family may have its own key), inside a scaling dict it is an error
   assert.match(pe.ropeFromConfig({ ...GPT_OSS_20B, rope_thetaa: 1e4 }).warnings.join('\n'), /^rope_thetaa: ignored; did you mean 'rope_theta'\?/m);
   bad({ ...GPT_OSS_20B, rope_scaling: { ...GPT_OSS_20B.rope_scaling, beta_fats: 16 } }, /^rope_scaling\.beta_fats: unknown key for rope_type 'yarn' \(did you mean 'beta_fast'\?\)/);

@@ -4,7 +4,7 @@
 // `validate_rope`) and the model configs named below; nothing is computed here (config/rope_from_config.ts does, in C++).
 import { ALWAYS, KEYS, ropeTypeOf } from '../rope_config.js';
 import type { RopeType } from '../rope_config.js';
-import { PosencError } from '../validate.js';
+import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
@@ -50,7 +50,6 @@ export interface ConfigPlan {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown) => (v === undefined ? 'undefined' : typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
 function posInt(path: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new PosencError(`${path}: must be a positive integer (got ${show(v)})`);

@@ -3,7 +3,7 @@
 import type { Llama3Bands, RawModule, RawScaledInvFreq, YarnCorrectionRange } from '../raw.js';
 import { rawScaling } from '../rope_config.js';
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
-import { PosencError, check } from '../validate.js';
+import { PosencError, check, show } from '../validate.js';
 import { any, array, f64, int, optional, parse } from '../options.js';
 import type { Schema } from '../options.js';
 import { readConfig } from './read.js';
@@ -179,7 +179,7 @@ function flatGrids(name: string, v: unknown): Float64Array {
   v.forEach((g, k) => {
     if (!Array.isArray(g) && !ArrayBuffer.isView(g)) throw new PosencError(`${name}[${k}]: must be [t, h, w]`);
     const a = Array.from(g as ArrayLike<unknown>);
-    if (a.length !== 3 || !a.every((x) => typeof x === 'number' && Number.isInteger(x))) throw new PosencError(`${name}[${k}]: must be 3 integers [t, h, w] (got ${JSON.stringify(a)})`);
+    if (a.length !== 3 || !a.every((x) => typeof x === 'number' && Number.isInteger(x))) throw new PosencError(`${name}[${k}]: must be 3 integers [t, h, w] (got ${show(a)})`);
     out.set(a as number[], 3 * k);
   });
   return out;
@@ -209,7 +209,7 @@ export function mropePositionIdsOf(raw: RawModule, options: unknown): { position
   const ids: Record<string, number> = {};
   for (const k of ID_KEYS) {
     const v = cfg[k] ?? text[k];
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw new PosencError(`config.${k}: required, an integer token id (got ${JSON.stringify(v)})`);
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new PosencError(`config.${k}: required, an integer token id (got ${show(v)})`);
     ids[k] = v;
   }
   const merge = vision.spatial_merge_size ?? 2;
