@@ -15,19 +15,19 @@ SinusoidalLayout layout_of(int layout) {
   return static_cast<SinusoidalLayout>(layout);
 }
 
-val sinusoid_t2t_js(val positions, int n, int d, double min_ts, double max_ts) {
+// Zero-copy (common.hpp): positions by address (0 = 0 … n−1), the [n, d] table written at `out`.
+val sinusoid_t2t_js(std::uintptr_t positions, int n, int d, double min_ts, double max_ts, std::uintptr_t out) {
   return guarded([&] {
-    const auto pos = table_positions(positions, n, d);
-    std::vector<float> out(static_cast<std::size_t>(n) * d);
-    sinusoid_t2t(pos.data(), pos.size(), d, min_ts, max_ts, out.data());
-    return f32(out);
+    std::vector<double> range;
+    sinusoid_t2t(positions_at(positions, n, range), static_cast<std::size_t>(n), d, min_ts, max_ts, at<float>(out));
+    return val::undefined();
   });
 }
 
-val sinusoid_recursive_js(int n, int d, double base, int layout) {
+val sinusoid_recursive_js(int n, int d, double base, int layout, std::uintptr_t out) {
   return guarded([&] {
     detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-    return f32(sinusoid_recursive(static_cast<std::size_t>(n), d, base, layout_of(layout)));
+    return write_to(out, sinusoid_recursive(static_cast<std::size_t>(n), d, base, layout_of(layout)));
   });
 }
 
@@ -35,13 +35,11 @@ val sinusoid_rotation_matrix_js(int d, double base, int layout) {
   return guarded([&] { return f64(sinusoid_rotation_matrix(d, base, layout_of(layout))); });
 }
 
-val multiplicative_js(val x, val p) {
+// Zero-copy (common.hpp): x, p and out are addresses of n floats.
+val multiplicative_js(std::uintptr_t x, std::uintptr_t p, double n, std::uintptr_t out) {
   return guarded([&] {
-    auto xv = from_js<float>(x);
-    const auto pv = from_js<float>(p);
-    detail::require_size("p", pv.size(), xv.size());
-    multiplicative_pe(xv.data(), pv.data(), xv.size(), xv.data());
-    return f32(xv);
+    multiplicative_pe(at<const float>(x), at<const float>(p), static_cast<std::size_t>(n), at<float>(out));
+    return val::undefined();
   });
 }
 

@@ -1,9 +1,8 @@
 // Embind bindings of the foundation (RoPE, sinusoidal, attention). cpp/bindings/ is the only folder that
 // includes Emscripten; each file registers its own EMSCRIPTEN_BINDINGS block of terse raw functions.
-// Conventions: inputs arrive as JS typed arrays and are copied into wasm memory; results are copied
-// out into fresh JS-owned typed arrays (nothing to .delete()). A C++ posenc::Error (or any
-// std::exception) is caught here and returned as a string; the TypeScript layer throws it as a
-// PosencError, so the module stays usable after bad input.
+// Conventions (common.hpp): array arguments are addresses in wasm memory sized by the TS layer, or JS typed
+// arrays copied in; a C++ posenc::Error (or any std::exception) is caught here and returned as a string; the
+// TypeScript layer throws it as a PosencError, so the module stays usable after bad input.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -21,76 +20,67 @@ val rope_inv_freq_js(int rotary_dim, double theta) {
   return guarded([&] { return f64(rope_inv_freq(rotary_dim, theta)); });
 }
 
-val rope_tables_js(val inv_freq, val positions) {
+// Zero-copy entries (see common.hpp): addresses of arrays the TS layer has sized; results written at `out`.
+
+val rope_tables_js(std::uintptr_t inv_freq, int n_inv, double scale, std::uintptr_t positions, int n_positions,
+                   bool duplicate, std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {
-    const auto inv = from_js<double>(inv_freq);
-    const auto pos = from_js<double>(positions);
-    detail::require_output_cap("positions*inv_freq", static_cast<long long>(pos.size() * inv.size()));
-    std::vector<float> c(pos.size() * inv.size()), s(c.size());
-    rope_tables(inv, pos.data(), pos.size(), c.data(), s.data());
-    return cos_sin(c, s);
+    const std::vector<double> inv(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv);
+    std::vector<double> range;
+    const double* pos = positions_at(positions, n_positions, range);
+    if (scale == 1.0)
+      rope_tables(inv, pos, static_cast<std::size_t>(n_positions), at<float>(cos_out), at<float>(sin_out));
+    else
+      rope_tables_scaled(inv, scale, pos, static_cast<std::size_t>(n_positions), at<float>(cos_out), at<float>(sin_out));
+    if (duplicate) {
+      duplicate_rows(at<float>(cos_out), static_cast<std::size_t>(n_positions), inv.size());
+      duplicate_rows(at<float>(sin_out), static_cast<std::size_t>(n_positions), inv.size());
+    }
+    return val::undefined();
   });
 }
 
-RopeShape shape_of(int seq, int heads, int head_dim, int rotary_dim, std::size_t got) {
-  RopeShape s{seq, heads, head_dim, rotary_dim};
+RopeShape shape_of(int seq, int heads, int head_dim, int rotary_dim) {
   detail::require_int_range("seq", seq, 0, kMaxSeqLen);
   detail::require_int_range("heads", heads, 1, kMaxHeads);
   detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
   detail::require_output_cap("seq*heads*head_dim", 1LL * seq * heads * head_dim);
-  detail::require_size("x", got, static_cast<std::size_t>(seq) * heads * head_dim);
-  return s;
+  return RopeShape{seq, heads, head_dim, rotary_dim};
 }
 
-// The RoPE-apply and attention-score entry points return a view of `scratch` (valid until the next call), not a
-// copy: the TS layer copies it at once into the caller's `out` or a fresh array, so a large call makes one JS copy,
-// not two, and none into a fresh array when the caller passes `out`.
-std::vector<float> scratch;
-
-val rope_apply_js(val x, int seq, int heads, int head_dim, int rotary_dim, int layout, val cos_t, val sin_t) {
+val rope_apply_js(std::uintptr_t x, std::uintptr_t out, int seq, int heads, int head_dim, int rotary_dim, int layout,
+                  std::uintptr_t cos_t, std::uintptr_t sin_t) {
   return guarded([&] {
-    scratch = from_js<float>(x);
-    auto& v = scratch;
-    const RopeShape s = shape_of(seq, heads, head_dim, rotary_dim, v.size());
-    const auto c = from_js<float>(cos_t), sn = from_js<float>(sin_t);
-    const std::size_t half = static_cast<std::size_t>(rotary_dim == 0 ? head_dim : rotary_dim) / 2;
-    detail::require_size("cos", c.size(), static_cast<std::size_t>(seq) * half);
-    detail::require_size("sin", sn.size(), static_cast<std::size_t>(seq) * half);
-    rope_apply(v.data(), v.data(), s, static_cast<RopeLayout>(layout), c.data(), sn.data());
-    return val(emscripten::typed_memory_view(v.size(), v.data()));
+    rope_apply(at<const float>(x), at<float>(out), shape_of(seq, heads, head_dim, rotary_dim), static_cast<RopeLayout>(layout),
+               at<const float>(cos_t), at<const float>(sin_t));
+    return val::undefined();
   });
 }
 
-val rope_apply_positions_js(val x, int seq, int heads, int head_dim, int rotary_dim, int layout, double theta,
-                            val positions) {
+val rope_apply_positions_js(std::uintptr_t x, std::uintptr_t out, int seq, int heads, int head_dim, int rotary_dim,
+                            int layout, double theta, std::uintptr_t positions) {
   return guarded([&] {
-    scratch = from_js<float>(x);
-    auto& v = scratch;
-    const RopeShape s = shape_of(seq, heads, head_dim, rotary_dim, v.size());
-    const auto pos = positions_or_range(positions, seq);
-    detail::require_size("positions", pos.size(), static_cast<std::size_t>(seq));
-    rope_apply_positions(v.data(), v.data(), s, static_cast<RopeLayout>(layout), theta, pos.data());
-    return val(emscripten::typed_memory_view(v.size(), v.data()));
+    const RopeShape s = shape_of(seq, heads, head_dim, rotary_dim);
+    rope_apply_positions(at<const float>(x), at<float>(out), s, static_cast<RopeLayout>(layout), theta,
+                         positions == 0 ? nullptr : at<const double>(positions));
+    return val::undefined();
   });
 }
 
-val sinusoidal_js(val positions, int n, int d, double base, int layout) {
+val sinusoidal_js(std::uintptr_t positions, int n, int d, double base, int layout, std::uintptr_t out) {
   return guarded([&] {
-    const auto pos = table_positions(positions, n, d);
-    std::vector<float> out(static_cast<std::size_t>(n) * d);
-    sinusoidal_table(pos.data(), pos.size(), d, base, static_cast<SinusoidalLayout>(layout), out.data());
-    return f32(out);
+    detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
+    sinusoidal_table(positions == 0 ? nullptr : at<const double>(positions), static_cast<std::size_t>(n), d, base,
+                     static_cast<SinusoidalLayout>(layout), at<float>(out));
+    return val::undefined();
   });
 }
 
-val attention_scores_js(val q, val k, int seq, int head_dim, bool rope, double theta, int rotary_dim, int layout,
-                        bool causal, bool softmax) {
+val attention_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t out, int seq, int head_dim, bool rope,
+                        double theta, int rotary_dim, int layout, bool causal, bool softmax) {
   return guarded([&] {
     detail::require_int_range("seq", seq, 1, 8192);
     detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    const auto qv = from_js<float>(q), kv = from_js<float>(k);
-    detail::require_size("q", qv.size(), static_cast<std::size_t>(seq) * head_dim);
-    detail::require_size("k", kv.size(), static_cast<std::size_t>(seq) * head_dim);
     AttentionOptions o;
     o.rope = rope;
     o.rope_theta = theta;
@@ -98,10 +88,21 @@ val attention_scores_js(val q, val k, int seq, int head_dim, bool rope, double t
     o.layout = static_cast<RopeLayout>(layout);
     o.causal = causal;
     o.softmax = softmax;
-    scratch.resize(static_cast<std::size_t>(seq) * seq);
-    attention_scores(qv.data(), kv.data(), seq, head_dim, o, scratch.data());
-    return val(emscripten::typed_memory_view(scratch.size(), scratch.data()));  // a view: see `scratch`
+    attention_scores(at<const float>(q), at<const float>(k), seq, head_dim, o, at<float>(out));
+    return val::undefined();
   });
+}
+
+// [batch, seq, heads, d] at src → [batch, heads, seq, d] at dst (a head's rows contiguous, for per-head kernels).
+val heads_first_js(std::uintptr_t src, std::uintptr_t dst, int batch, int seq, int heads, int d) {
+  const float* s = at<const float>(src);
+  float* o = at<float>(dst);
+  const std::size_t D = static_cast<std::size_t>(d);
+  for (std::size_t b = 0; b < std::size_t(batch); ++b)
+    for (std::size_t t = 0; t < std::size_t(seq); ++t)
+      for (std::size_t h = 0; h < std::size_t(heads); ++h)
+        std::copy_n(s + ((b * seq + t) * heads + h) * D, D, o + ((b * heads + h) * seq + t) * D);
+  return val::undefined();
 }
 
 val text_qk_js(std::string text, int head_dim, double seed) {
@@ -134,6 +135,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
   emscripten::function("ropeApplyPositions", &rope_apply_positions_js);
   emscripten::function("sinusoidal", &sinusoidal_js);
   emscripten::function("attentionScores", &attention_scores_js);
+  emscripten::function("headsFirst", &heads_first_js);
   emscripten::function("textQK", &text_qk_js);
   emscripten::function("buildInfo", &build_info_js);
   emscripten::function("memoryBytes", &memory_bytes_js);

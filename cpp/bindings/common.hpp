@@ -1,6 +1,10 @@
 // Helpers shared by the binding files of cpp/bindings/ (each file registers its own
-// EMSCRIPTEN_BINDINGS block). Inputs are copied in from JS typed arrays; results are copied out into
-// fresh JS-owned typed arrays; exceptions become a returned message string (see index.ts/validate.ts).
+// EMSCRIPTEN_BINDINGS block). Two conventions:
+// - zero-copy entries take addresses in wasm memory (std::uintptr_t) of arrays that the TS layer
+//   (web/src/buffers.ts) has sized and checked: a user's wasm buffer, or data staged once into its reused
+//   scratch; results are written to an address given by the caller and the entry returns undefined;
+// - the others copy JS typed arrays in and return fresh typed arrays.
+// Either way an exception becomes a returned message string (web/src/validate.ts throws it as PosencError).
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -24,11 +28,11 @@ std::vector<T> from_js(const val& a) {
 inline val f32(const std::vector<float>& v) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
-inline val f64(const std::vector<double>& v) {
-  return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
 inline val i32(const std::vector<int>& v) {
   return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+inline val f64(const std::vector<double>& v) {
+  return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
 /// {cos, sin} of two float tables.
@@ -56,24 +60,34 @@ val guarded(F&& f) {
   }
 }
 
-/// JS null/undefined → 0 … n−1; else the given positions.
-inline std::vector<double> positions_or_range(const val& positions, int n) {
-  if (positions.isNull() || positions.isUndefined()) {
-    std::vector<double> p(static_cast<std::size_t>(std::max(n, 0)));
-    for (int i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = i;
-    return p;
-  }
-  return from_js<double>(positions);
+/// An address in wasm memory passed from JS.
+template <class T>
+T* at(std::uintptr_t address) {
+  return reinterpret_cast<T*>(address);
 }
 
-/// Positions for a table of n rows of d channels (JS null/undefined → 0 … n−1), with the size checks.
-inline std::vector<double> table_positions(const val& positions, int n, int d) {
-  detail::require_int_range("n_positions", n, 0, kMaxSeqLen);
-  detail::require_int_range("d", d, 1, kMaxHeadDim);
-  detail::require_output_cap("n_positions*d", 1LL * n * d);
-  auto pos = positions_or_range(positions, n);
-  detail::require_size("positions", pos.size(), static_cast<std::size_t>(n));
-  return pos;
+/// A result computed into a vector, copied to `address` (sized by the TS layer); returns undefined.
+template <class T>
+val write_to(std::uintptr_t address, const std::vector<T>& v) {
+  std::copy(v.begin(), v.end(), at<T>(address));
+  return val::undefined();
+}
+
+/// Positions at `address` (n entries), or 0 … n−1 when the address is 0 (materialised into `range`).
+inline const double* positions_at(std::uintptr_t address, int n, std::vector<double>& range) {
+  if (address != 0) return at<const double>(address);
+  range.resize(static_cast<std::size_t>(std::max(n, 0)));
+  for (std::size_t i = 0; i < range.size(); ++i) range[i] = static_cast<double>(i);
+  return range.data();
+}
+
+/// Rows of `half` floats at t (n rows) spread in place to rows of 2·half, each row twice
+/// ([c_0 … c_{h−1}, c_0 … c_{h−1}], Hugging Face's `torch.cat((freqs, freqs), -1)`).
+inline void duplicate_rows(float* t, std::size_t n, std::size_t half) {
+  for (std::size_t p = n; p-- > 0;) {
+    std::copy_backward(t + p * half, t + (p + 1) * half, t + p * 2 * half + half);
+    std::copy(t + p * 2 * half, t + p * 2 * half + half, t + p * 2 * half + half);
+  }
 }
 
 /// A non-negative integer count ≤ 2^40 from a JS number.

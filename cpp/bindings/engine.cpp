@@ -39,17 +39,12 @@ SchemeParams scheme_from_js(const val& s) {
   return p;
 }
 
-val attention_js(val q, val k, val v, int seq, int heads, int head_dim, val scheme, bool causal, double seed) {
+// q, k, v: addresses of [seq, heads, head_dim] floats each (common.hpp); the result is a fresh object.
+val attention_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, int seq, int heads, int head_dim, val scheme, bool causal,
+                 double seed) {
   return guarded([&] {
-    detail::require_int_range("seq", seq, 1, 4096);
-    detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    const std::size_t n = std::size_t(seq) * heads * head_dim;
-    const auto qv = from_js<float>(q), kv = from_js<float>(k), vv = from_js<float>(v);
-    detail::require_size("q", qv.size(), n);
-    detail::require_size("k", kv.size(), n);
-    detail::require_size("v", vv.size(), n);
-    const auto r = attention(qv.data(), kv.data(), vv.data(), seq, heads, head_dim, scheme_from_js(scheme), causal, seed_of(seed));
+    const auto r = attention(at<const float>(q), at<const float>(k), at<const float>(v), seq, heads, head_dim,
+                             scheme_from_js(scheme), causal, seed_of(seed));
     val terms = val::object(), order = val::array();
     for (const auto& [name, m] : r.terms) {
       terms.set(name, f32(m));
@@ -81,17 +76,12 @@ val permutation_change_js(std::string text, int i, int j, int heads, int head_di
   return guarded([&] { return val(permutation_change(text, i, j, heads, head_dim, scheme_from_js(scheme), causal, seed_of(seed))); });
 }
 
-val linear_attention_js(val q, val k, val v, int seq, int d, int dv, bool causal, double theta, int form) {
+// q, k: addresses of [seq, d] floats, v of [seq, dv] (common.hpp).
+val linear_attention_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, int seq, int d, int dv, bool causal, double theta,
+                        int form) {
   return guarded([&] {
-    detail::require_int_range("seq", seq, 1, kMaxSeqLen);
-    detail::require_int_range("head_dim", d, 2, kMaxHeadDim);
-    detail::require_int_range("v_dim", dv, 1, kMaxHeadDim);
-    detail::require_finite_positive("rope_theta", theta);
-    const auto qv = from_js<float>(q), kv = from_js<float>(k), vv = from_js<float>(v);
-    detail::require_size("q", qv.size(), std::size_t(seq) * d);
-    detail::require_size("k", kv.size(), std::size_t(seq) * d);
-    detail::require_size("v", vv.size(), std::size_t(seq) * dv);
-    const auto r = linear_attention_rope(qv.data(), kv.data(), vv.data(), seq, d, dv, causal, theta, LinearForm(form));
+    const auto r = linear_attention_rope(at<const float>(q), at<const float>(k), at<const float>(v), seq, d, dv, causal, theta,
+                                         LinearForm(form));
     val o = val::object();
     o.set("output", f32(r.output));
     o.set("denominator", f32(r.denominator));
@@ -99,26 +89,29 @@ val linear_attention_js(val q, val k, val v, int seq, int d, int dv, bool causal
   });
 }
 
-val inner_product_sweep_js(val q, val k, int head_dim, int rotary_dim, int layout, val inv_freq, double q_position,
-                           double k_start, double count) {
+val inner_product_sweep_js(std::uintptr_t q, std::uintptr_t k, int head_dim, int rotary_dim, int layout,
+                           std::uintptr_t inv_freq, int n_inv, double q_position, double k_start, double count,
+                           std::uintptr_t out) {
   return guarded([&] {
     detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    const auto qv = from_js<float>(q), kv = from_js<float>(k);
-    detail::require_size("q", qv.size(), std::size_t(head_dim));
-    detail::require_size("k", kv.size(), std::size_t(head_dim));
-    return f32(rope_inner_product_sweep(qv.data(), kv.data(), head_dim, rotary_dim, RopeLayout(layout), from_js<double>(inv_freq),
-                                        (long long)q_position, (long long)k_start, (long long)count));
+    const std::vector<double> inv(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv);
+    const auto r = rope_inner_product_sweep(at<const float>(q), at<const float>(k), head_dim, rotary_dim, RopeLayout(layout),
+                                            inv, (long long)q_position, (long long)k_start, (long long)count);
+    std::copy(r.begin(), r.end(), at<float>(out));
+    return val::undefined();
   });
 }
 
-val decay_bound_js(val inv_freq, double count) {
-  return guarded([&] { return f32(rope_decay_bound(from_js<double>(inv_freq), (long long)count)); });
+val decay_bound_js(std::uintptr_t inv_freq, int n_inv, double count, std::uintptr_t out) {
+  return guarded([&] {
+    return write_to(out, rope_decay_bound(std::vector<double>(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv),
+                                          (long long)count));
+  });
 }
 
-val envelope_js(val values, int width) {
+val envelope_js(std::uintptr_t values, double n, int width) {
   return guarded([&] {
-    const auto v = from_js<float>(values);
-    const auto e = envelope(v.data(), v.size(), width);
+    const auto e = envelope(at<const float>(values), static_cast<std::size_t>(n), width);
     val o = val::object();
     o.set("min", f32(std::vector<float>(e.begin(), e.begin() + width)));
     o.set("max", f32(std::vector<float>(e.begin() + width, e.end())));

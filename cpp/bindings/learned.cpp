@@ -50,28 +50,17 @@ val safetensors_list_js(val bytes) {
   });
 }
 
-std::vector<float> table_of(val data, int rows, int cols) {
-  detail::require_int_range("rows", rows, 1, kMaxSeqLen);
-  detail::require_int_range("cols", cols, 1, kMaxHeadDim);
-  detail::require_output_cap("rows*cols", 1LL * rows * cols);
-  auto t = from_js<float>(data);
-  table_check(rows, cols, t.size());
-  return t;
-}
-
-val table_lookup_js(val data, int rows, int cols, val positions, bool clamp) {
+// Zero-copy entries (common.hpp): the table [rows, cols] and positions by address, the result written at `out`.
+val table_lookup_js(std::uintptr_t data, int rows, int cols, std::uintptr_t positions, int n, bool clamp, std::uintptr_t out) {
   return guarded([&] {
-    const auto t = table_of(data, rows, cols);
-    const auto pos = from_js<double>(positions);
-    return f32(table_lookup(t.data(), rows, cols, pos.data(), pos.size(), clamp));
+    return write_to(out, table_lookup(at<const float>(data), rows, cols, at<const double>(positions), static_cast<std::size_t>(n), clamp));
   });
 }
 
-val table_similarity_js(val data, int rows, int cols, int metric) {
+val table_similarity_js(std::uintptr_t data, int rows, int cols, int metric, std::uintptr_t out) {
   return guarded([&] {
-    const auto t = table_of(data, rows, cols);
     if (metric != 0 && metric != 1) detail::fail("metric", "must be cosine or dot");
-    return f32(table_similarity(t.data(), rows, cols, static_cast<Similarity>(metric)));
+    return write_to(out, table_similarity(at<const float>(data), rows, cols, static_cast<Similarity>(metric)));
   });
 }
 }  // namespace

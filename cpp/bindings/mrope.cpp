@@ -13,17 +13,14 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-val mrope_tables_js(val inv_freq, int s_t, int s_h, int s_w, val pt, val ph, val pw, bool interleaved) {
+// Zero-copy entries (common.hpp): frequencies and n positions per stream by address, tables written at cos/sin.
+val mrope_tables_js(std::uintptr_t inv_freq, int n_inv, int s_t, int s_h, int s_w, std::uintptr_t pt, std::uintptr_t ph,
+                    std::uintptr_t pw, int n, bool interleaved, std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {
-    const auto inv = from_js<double>(inv_freq);
-    const auto t = from_js<double>(pt), h = from_js<double>(ph), w = from_js<double>(pw);
-    detail::require_size("positions_h", h.size(), t.size());
-    detail::require_size("positions_w", w.size(), t.size());
-    detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(t.size() * inv.size()));
-    std::vector<float> c(t.size() * inv.size()), s(c.size());
-    mrope_tables(inv, std::array<int, 3>{s_t, s_h, s_w}, t.data(), h.data(), w.data(), t.size(), c.data(), s.data(),
-                 interleaved);
-    return cos_sin(c, s);
+    const std::vector<double> inv(at<const double>(inv_freq), at<const double>(inv_freq) + n_inv);
+    mrope_tables(inv, std::array<int, 3>{s_t, s_h, s_w}, at<const double>(pt), at<const double>(ph), at<const double>(pw),
+                 static_cast<std::size_t>(n), at<float>(cos_out), at<float>(sin_out), interleaved);
+    return val::undefined();
   });
 }
 
@@ -65,15 +62,12 @@ val mrope_position_ids_js(val input_ids, val image_grid, val video_grid, val sec
   });
 }
 
-val axial2d_tables_js(int rotary_dim, double theta, val ph, val pw) {
+val axial2d_tables_js(int rotary_dim, double theta, std::uintptr_t ph, std::uintptr_t pw, int n, std::uintptr_t cos_out,
+                      std::uintptr_t sin_out) {
   return guarded([&] {
-    const auto h = from_js<double>(ph), w = from_js<double>(pw);
-    detail::require_size("positions_w", w.size(), h.size());
-    detail::require_int_range("rotary_dim", rotary_dim, 4, kMaxHeadDim);
-    detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(h.size()) * (rotary_dim / 2));
-    std::vector<float> c(h.size() * static_cast<std::size_t>(rotary_dim / 2)), s(c.size());
-    axial2d_tables(rotary_dim, theta, h.data(), w.data(), h.size(), c.data(), s.data());
-    return cos_sin(c, s);
+    axial2d_tables(rotary_dim, theta, at<const double>(ph), at<const double>(pw), static_cast<std::size_t>(n), at<float>(cos_out),
+                   at<float>(sin_out));
+    return val::undefined();
   });
 }
 

@@ -13,65 +13,40 @@ using namespace posenc;
 namespace {
 using namespace posenc::bindings;
 
-bool absent(const val& v) { return v.isNull() || v.isUndefined(); }
-
-std::vector<float> sized(const char* name, const val& v, long long n) {
-  auto a = from_js<float>(v);
-  detail::require_size(name, a.size(), static_cast<std::size_t>(n));
-  return a;
+val shaw_index_js(int q_len, int k_len, int K, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, shaw_relative_index(q_len, k_len, K)); });
 }
 
-void lens(int q_len, int k_len, int d) {
-  detail::require_int_range("q_len", q_len, 1, 8192);
-  detail::require_int_range("k_len", k_len, 1, 8192);
-  detail::require_int_range("d", d, 1, kMaxHeadDim);
-}
-
-val shaw_index_js(int q_len, int k_len, int K) { return guarded([&] { return i32(shaw_relative_index(q_len, k_len, K)); }); }
-
-val shaw_scores_js(val q, val k, val table, int q_len, int k_len, int d, int K) {
+// Zero-copy entries (common.hpp): arrays by address (0 = absent), sized by the TS layer; result written at `out`.
+val shaw_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t table, int q_len, int k_len, int d, int K,
+                   std::uintptr_t out) {
   return guarded([&] {
-    lens(q_len, k_len, d);
-    detail::require_int_range("max_relative_position", K, 0, kMaxSeqLen);
-    detail::require_output_cap("(2*max_relative_position+1)*d", (2LL * K + 1) * d);
-    const auto qv = sized("q", q, 1LL * q_len * d), tv = sized("table_k", table, (2LL * K + 1) * d);
-    std::vector<float> kv;
-    if (!absent(k)) kv = sized("k", k, 1LL * k_len * d);
-    return f32(shaw_scores(qv.data(), absent(k) ? nullptr : kv.data(), tv.data(), q_len, k_len, d, K));
+    return write_to(out, shaw_scores(at<const float>(q), k ? at<const float>(k) : nullptr, at<const float>(table), q_len,
+                                     k_len, d, K));
   });
 }
 
-val shaw_values_js(val w, val v, val table, int q_len, int k_len, int d, int K) {
+val shaw_values_js(std::uintptr_t w, std::uintptr_t v, std::uintptr_t table, int q_len, int k_len, int d, int K,
+                   std::uintptr_t out) {
   return guarded([&] {
-    lens(q_len, k_len, d);
-    detail::require_int_range("max_relative_position", K, 0, kMaxSeqLen);
-    detail::require_output_cap("(2*max_relative_position+1)*d", (2LL * K + 1) * d);
-    const auto wv = sized("weights", w, 1LL * q_len * k_len), tv = sized("table_v", table, (2LL * K + 1) * d);
-    std::vector<float> vv;
-    if (!absent(v)) vv = sized("v", v, 1LL * k_len * d);
-    return f32(shaw_values(wv.data(), absent(v) ? nullptr : vv.data(), tv.data(), q_len, k_len, d, K));
+    return write_to(out, shaw_values(at<const float>(w), v ? at<const float>(v) : nullptr, at<const float>(table), q_len,
+                                     k_len, d, K));
   });
 }
 
-val xl_position_embedding_js(int klen, int d) { return guarded([&] { return f32(xl_position_embedding(klen, d)); }); }
-
-val rel_shift_js(val x, int qlen, int klen) {
-  return guarded([&] {
-    detail::require_int_range("qlen", qlen, 1, 8192);
-    detail::require_int_range("klen", klen, 1, 8192);
-    const auto xv = sized("x", x, 1LL * qlen * klen);
-    return f32(rel_shift(xv.data(), qlen, klen));
-  });
+val xl_position_embedding_js(int klen, int d, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, xl_position_embedding(klen, d)); });
 }
 
-val xl_scores_js(val q, val k, val r, val u, val v, int qlen, int klen, int d, bool causal) {
+val rel_shift_js(std::uintptr_t x, int qlen, int klen, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen)); });
+}
+
+val xl_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t r, std::uintptr_t u, std::uintptr_t v, int qlen, int klen,
+                 int d, bool causal) {
   return guarded([&] {
-    detail::require_int_range("qlen", qlen, 1, 8192);
-    detail::require_int_range("klen", klen, qlen, 8192);
-    detail::require_int_range("d", d, 1, kMaxHeadDim);
-    const auto qv = sized("q", q, 1LL * qlen * d), kv = sized("k", k, 1LL * klen * d), rv = sized("r", r, 1LL * klen * d);
-    const auto uv = sized("u", u, d), vv = sized("v", v, d);
-    const auto t = xl_scores(qv.data(), kv.data(), rv.data(), uv.data(), vv.data(), qlen, klen, d, causal);
+    const auto t = xl_scores(at<const float>(q), at<const float>(k), at<const float>(r), at<const float>(u), at<const float>(v),
+                             qlen, klen, d, causal);
     val o = val::object();
     o.set("a", f32(t.a));
     o.set("b", f32(t.b));
@@ -92,57 +67,43 @@ val t5_bucket_js(double rp, bool bidi, int nb, int md) {
   });
 }
 
-val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset) {
-  return guarded([&] { return i32(t5_bucket_matrix(q_len, k_len, bidi, nb, md, offset)); });
-}
-
-val t5_bias_js(val table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset) {
+val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset, std::uintptr_t out) {
   return guarded([&] {
-    detail::require_int_range("num_buckets", nb, 2, 1 << 20);
-    detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_output_cap("num_buckets*heads", 1LL * nb * heads);
-    const auto t = sized("table", table, 1LL * nb * heads);
-    return f32(t5_bias(t.data(), nb, heads, q_len, k_len, bidi, md, offset));
+    t5_bucket_matrix(q_len, k_len, bidi, nb, md, offset, at<int>(out));
+    return val::undefined();
   });
 }
 
-val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos) {
-  return guarded([&] { return i32(deberta_relative_positions(q_len, k_len, buckets, max_pos)); });
+val t5_bias_js(std::uintptr_t table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset,
+               std::uintptr_t out) {
+  return guarded([&] { return write_to(out, t5_bias(at<const float>(table), nb, heads, q_len, k_len, bidi, md, offset)); });
 }
 
-val deberta_scores_js(val q, val k, val pos_key, val pos_query, int n, int d, int buckets, int max_rel) {
+val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, deberta_relative_positions(q_len, k_len, buckets, max_pos)); });
+}
+
+// pos_key, pos_query: addresses of [2·span, d] floats, or 0 when absent.
+val deberta_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t pos_key, std::uintptr_t pos_query, int n, int d,
+                      int buckets, int max_rel) {
   return guarded([&] {
-    lens(n, n, d);
-    const int span = buckets > 0 ? buckets : max_rel;
-    if (span < 1) detail::fail("max_relative_positions", "must be >= 1 when position_buckets <= 0 (got " + std::to_string(max_rel) + ")");
-    detail::require_int_range("position span", span, 1, 1 << 20);
-    detail::require_output_cap("2*span*d", 2LL * span * d);
-    const auto qv = sized("q", q, 1LL * n * d), kv = sized("k", k, 1LL * n * d);
-    std::vector<float> pk, pq;
-    if (!absent(pos_key)) pk = sized("pos_key", pos_key, 2LL * span * d);
-    if (!absent(pos_query)) pq = sized("pos_query", pos_query, 2LL * span * d);
-    const auto t = deberta_scores(qv.data(), kv.data(), absent(pos_key) ? nullptr : pk.data(),
-                                  absent(pos_query) ? nullptr : pq.data(), n, d, buckets, max_rel);
+    const auto t = deberta_scores(at<const float>(q), at<const float>(k), pos_key ? at<const float>(pos_key) : nullptr,
+                                  pos_query ? at<const float>(pos_query) : nullptr, n, d, buckets, max_rel);
     val o = val::object();
     o.set("c2c", f32(t.c2c));
-    o.set("c2p", absent(pos_key) ? val::null() : f32(t.c2p));
-    o.set("p2c", absent(pos_query) ? val::null() : f32(t.p2c));
+    o.set("c2p", pos_key ? f32(t.c2p) : val::null());
+    o.set("p2c", pos_query ? f32(t.p2c) : val::null());
     o.set("score", f32(t.score));
     o.set("scale", double(t.scale));
     return o;
   });
 }
 
-val tupe_js(val p, val uq, val uk, int n, int d_model, int heads, int head_dim) {
+val tupe_js(std::uintptr_t p, std::uintptr_t uq, std::uintptr_t uk, int n, int d_model, int heads, int head_dim,
+            std::uintptr_t out) {
   return guarded([&] {
-    detail::require_int_range("n", n, 1, 8192);
-    detail::require_int_range("d_model", d_model, 1, kMaxHeadDim);
-    detail::require_int_range("heads", heads, 1, kMaxHeads);
-    detail::require_int_range("head_dim", head_dim, 1, kMaxHeadDim);
-    detail::require_output_cap("d_model*heads*head_dim", 1LL * d_model * heads * head_dim);
-    const auto pv = sized("p", p, 1LL * n * d_model);
-    const auto qv = sized("u_q", uq, 1LL * d_model * heads * head_dim), kv = sized("u_k", uk, 1LL * d_model * heads * head_dim);
-    return f32(tupe_position_scores(pv.data(), qv.data(), kv.data(), n, d_model, heads, head_dim));
+    return write_to(out, tupe_position_scores(at<const float>(p), at<const float>(uq), at<const float>(uk), n, d_model, heads,
+                                              head_dim));
   });
 }
 }  // namespace

@@ -7,14 +7,20 @@ namespace posenc::detail {
 
 void fail(const char* param, const std::string& rule) { throw Error(std::string(param) + ": " + rule); }
 
+std::string format_int(long long v) {
+  const unsigned long long m = v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  if (m >= (1ULL << 20) && (m & (m - 1)) == 0) return std::string(v < 0 ? "-" : "") + "2^" + std::to_string(__builtin_ctzll(m));
+  return std::to_string(v);
+}
+
 void require_int_range(const char* param, long long v, long long lo, long long hi) {
   if (v < lo || v > hi) {
-    fail(param, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " +
-                    std::to_string(v) + ")");
+    fail(param, "must be an integer in [" + format_int(lo) + ", " + format_int(hi) + "] (got " + format_int(v) + ")");
   }
 }
 
 std::string format_number(double v) {
+  if (std::fabs(v) >= 1048576.0 && std::fabs(v) < 9.2e18 && std::floor(v) == v) return format_int(static_cast<long long>(v));
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
@@ -30,15 +36,14 @@ void require_finite_positive(const char* param, double v) {
 
 void require_size(const char* param, std::size_t got, std::size_t expected) {
   if (got != expected) {
-    fail(param, "length must equal the shape's element count " + std::to_string(expected) + " (got " +
-                    std::to_string(got) + ")");
+    fail(param, "length must equal the shape's element count " + format_int(static_cast<long long>(expected)) + " (got " +
+                    format_int(static_cast<long long>(got)) + ")");
   }
 }
 
 void require_output_cap(const char* what, long long elements) {
   if (elements > kMaxOutputElements) {
-    fail(what, "result of " + std::to_string(elements) + " elements exceeds the cap of " +
-                   std::to_string(kMaxOutputElements));
+    fail(what, "result of " + format_int(elements) + " elements exceeds the cap of " + format_int(kMaxOutputElements));
   }
 }
 

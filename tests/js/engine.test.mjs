@@ -47,7 +47,7 @@ for (const [name, pe] of builds) {
     let hsum = 0;
     for (let i = 0; i < d / 2; i++) hsum += Math.hypot(q[2 * i], q[2 * i + 1]) * Math.hypot(k[2 * i], k[2 * i + 1]);
     for (const k_start of [0, 2 ** 20 - 600]) {
-      const v = pe.ropeInnerProductSweep({ q: 'random', k: 'random', seed, head_dim: d, q_position: 77, k_start, count: 500 });
+      const v = pe.ropeInnerProductSweep({ q: 'random', k: 'random', seed, head_dim: d, q_position: 77, k_start, count: 500, layout: 'interleaved' });
       for (let j = 0; j < 500; j += 3) {
         assert.ok(Math.abs(v[j] - directInner(q, k, inv, 77, k_start + j)) <= SWEEP_REL * hsum, `n=${k_start + j}`);
       }

@@ -173,7 +173,7 @@ for (const [name, pe] of builds) {
     throwsNamed(assert, () => pe.ropeApply(x, { seq: 2, head_dim: 8, positions: [0] }), 'positions: length must equal');
     throwsNamed(assert, () => pe.ropeApply(x, { seq: 2, head_dim: 8, out: new Float32Array(3) }), 'out: length must equal');
     throwsNamed(assert, () => pe.ropeTables({ rotary_dim: 8, positions: [0, Infinity] }), 'positions: every position must be finite');
-    throwsNamed(assert, () => pe.sinusoidal({ positions: 2 ** 20, d: 8192 }), 'n_positions*d: result of');
+    throwsNamed(assert, () => pe.sinusoidal({ positions: 2 ** 20, d: 8192 }), 'out: result of');
     throwsNamed(assert, () => pe.sinusoidal({ positions: 4, d: 8, base: 0 }), 'base: must be a finite number > 0');
     throwsNamed(assert, () => pe.attentionScores({ q: x, k: x, seq: 2, head_dim: 4 }), 'q: length must equal');
     throwsNamed(assert, () => pe.textQK({ text: ' ', head_dim: 4 }), 'text: must contain at least one token');

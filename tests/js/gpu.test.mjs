@@ -70,7 +70,7 @@ test('sweep on random parameters (random/given q, k, layouts, partial rotary, sc
     const layout = c % 2 ? 'half_split' : 'interleaved';
     const q = c % 3 === 2 ? 'random' : randomVec(head_dim, c), k = c % 3 === 2 ? 'random' : randomVec(head_dim, 50 + c);
     const o = { q, k, seed: c, head_dim, rotary_dim: inv_freq ? 64 : rotary_dim, layout, inv_freq,
-      q_position: Math.round(rv[0] * 1e6), k_start: Math.round(rv[1] * 2e9), count: 70000 + c * 1000, rope_theta: 10000 + 1000 * c };
+      q_position: Math.round(rv[0] * 1e6), k_start: Math.round(rv[1] * 2e9), count: 70000 + c * 1000, rope_theta: inv_freq ? undefined : 10000 + 1000 * c };
     const r = await g.ropeInnerProductSweep(o);
     assert.equal(r.backend, 'webgpu');
     const w = pe.ropeInnerProductSweep(o);

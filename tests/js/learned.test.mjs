@@ -101,7 +101,7 @@ for (const [name, pe] of builds) {
     const bad = safetensors({ x: ['I8', [1, 1], new Uint8Array(1)] });
     throwsNamed(assert, () => pe.tableFromSafetensors(bad), "safetensors: tensor 'x' has dtype I8");
     throwsNamed(assert, () => pe.tableFromNpy('nope'), 'npy: must be a Uint8Array or ArrayBuffer');
-    throwsNamed(assert, () => pe.tableLookup({ rows: 2, cols: 2, data: new Float32Array(3) }, { positions: [0] }), 'table: length must equal');
+    throwsNamed(assert, () => pe.tableLookup({ rows: 2, cols: 2, data: new Float32Array(3) }, { positions: [0] }), "table.data: length must equal the shape's element count 4 (got 3)");
     throwsNamed(assert, () => pe.tableSimilarity({ rows: 1, cols: 1, data: [1] }, { metric: 'l2' }), "metric: must be one of 'cosine', 'dot'");
     assert.equal(pe.tableFromNpy(npy('<f4', [1, 1], new Float32Array([7]))).data[0], 7);
   });

@@ -93,7 +93,7 @@ for (const [name, pe] of builds) {
     throwsNamed(assert, () => pe.t5RelativePositionBucket(0, { num_buckets: 1, bidirectional: false }), 'num_buckets: must be an integer in [2,');
     throwsNamed(assert, () => pe.t5RelativePositionBucket(0, { num_buckets: 2 }), 'num_buckets: must be >= 4 when bidirectional');
     throwsNamed(assert, () => pe.t5Buckets({ q_len: 2, max_distance: 8 }), 'max_distance: must be > 8');
-    throwsNamed(assert, () => pe.t5Bias({ table: new Float32Array(32), num_heads: 0, q_len: 2 }), 'heads: must be an integer in [1, 1024] (got 0)');
+    throwsNamed(assert, () => pe.t5Bias({ table: new Float32Array(32), num_heads: 0, q_len: 2 }), 'num_heads: must be an integer in [1, 1024] (got 0)');
     throwsNamed(assert, () => pe.t5Bias({ table: new Float32Array(31), num_heads: 1, q_len: 2 }), 'table: length must equal');
     throwsNamed(assert, () => pe.shawScores({ q: [1], table_k: [1], q_len: 1, d: 1, max_relative_position: 2 }), 'table_k: length must equal');
     throwsNamed(assert, () => pe.xlScores({ q: [1], k: [1], r: [1], qlen: 2, klen: 1, d: 1 }), 'klen: must be an integer in [2, 8192] (got 1)');

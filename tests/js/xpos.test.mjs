@@ -8,7 +8,7 @@ const dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
 test('torchscale conventions: ζ, centring, interleaved rotation', () => {
   const d = 8, seq = 4, offset = 3; // L = 7, min_pos = -4
   const x = Float32Array.from({ length: seq * d }, (_, i) => Math.cos(i * 1.3));
-  const y = pe.xposApply(x, { seq, head_dim: d, offset });
+  const y = pe.xposApply(x, { seq, head_dim: d, offset, layout: 'interleaved' });
   for (let r = 0; r < seq; r++) for (let i = 0; i < d / 2; i++) {
     const p = offset + r, c = p - 4;
     const sc = ((2 * i + 0.4 * d) / (1.4 * d)) ** (c / 512), a = p * 10000 ** ((-2 * i) / d);

@@ -1,6 +1,6 @@
 // Compiled (not run) by tests/js/types.test.mjs: the published typings, used the way a TypeScript user would.
 import init, { PosencError, simdSupported } from 'posenc';
-import type { AttentionResult, Posenc, RopeLayout, SchemeOptions } from 'posenc';
+import type { AttentionResult, Posenc, RopeLayout, SchemeOptions, WasmBuffer } from 'posenc';
 
 export async function main(): Promise<number> {
   const pe: Posenc = await init({ simd: simdSupported() });
@@ -10,6 +10,15 @@ export async function main(): Promise<number> {
   const scheme: SchemeOptions = { type: 'rope', rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048 };
   const r: AttentionResult = pe.attention({ scheme, text: 'a b c', head_dim: 8 });
   const buckets: Int32Array = pe.t5Buckets({ q_len: 4 });
+  const buf: WasmBuffer<Float32Array> = pe.alloc(Float32Array, 16);
+  const ids: WasmBuffer<Int32Array> = pe.alloc(Int32Array, 16);
+  const rotated: Float32Array = pe.ropeApply(buf, { seq: 2, heads: 1, batch: 1, qk_layout: 'bshd', head_dim: 8, out: buf });
+  pe.t5Buckets({ q_len: 4, out: ids });
+  pe.ropeApply(x, { seq: 2, head_dim: 8, rope: pe.ropeFromConfig({ head_dim: 8 }) });
+  buf[Symbol.dispose]();
+  ids.free();
+  // @ts-expect-error: Q/K layouts are checked at compile time
+  pe.ropeApply(x, { seq: 2, head_dim: 8, qk_layout: 'sbhd' });
   try {
     pe.ropeInvFreq({ rotary_dim: 7 });
   } catch (e) {
@@ -17,5 +26,5 @@ export async function main(): Promise<number> {
   }
   // @ts-expect-error: layout names are checked at compile time too
   pe.ropeApply(x, { seq: 2, head_dim: 8, layout: 'sideways' });
-  return cos.length + sin.length + r.scores.length + buckets.length;
+  return cos.length + sin.length + r.scores.length + buckets.length + rotated.length;
 }

@@ -3,7 +3,14 @@ import { Core } from './core.js';
 import { SIN_LAYOUTS } from './sinusoidal.js';
 import type { SinusoidalLayout } from './sinusoidal.js';
 import type { Positions } from './validate.js';
-import { arrayOf, check, integer, number, object, oneOf, positionsArray } from './validate.js';
+import { check } from './validate.js';
+import { MAX_ELEMENTS, int, num, numbers, oneOf, out, parse, positions } from './options.js';
+import type { Schema } from './options.js';
+import type { Data, Out } from './rope.js';
+
+const TIMESCALES: Schema = { d: int(1, 8192), min_timescale: num({ gt: 0 }, 1), max_timescale: num({ gt: 0 }, 10000) };
+const T2T: Schema = { ...TIMESCALES, positions: positions(), out: out() };
+const RECURSIVE: Schema = { d: int(2, 8192), base: num({ gt: 0 }, 10000), layout: oneOf(['interleaved', 'concatenated'], 'interleaved') };
 
 /** Options of {@link Posenc.sinusoidT2T}. */
 export interface SinusoidT2TOptions {
@@ -15,6 +22,8 @@ export interface SinusoidT2TOptions {
   min_timescale?: number;
   /** t2t `max_timescale`. Default 10000. */
   max_timescale?: number;
+  /** Where to write the [positions, d] table. Default: a new Float32Array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.sinusoidRecursive} and {@link Posenc.sinusoidRotationMatrix}. */
@@ -39,10 +48,12 @@ export class AbsoluteApi extends Core {
    * Accuracy: within 2 ulp of float64 for integer |pos| ≤ 2^20.
    */
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
-    const o = object('options', options);
-    const pos = positionsArray('positions', o.positions);
-    return check(this.raw.sinusoidT2T(pos, pos.length, integer('d', o.d), number('min_timescale', o.min_timescale ?? 1),
-      number('max_timescale', o.max_timescale ?? 10000)));
+    const o = parse('sinusoidT2T', T2T, options);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    const st = this.heap.call(), pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * o.d);
+    check(this.raw.sinusoidT2T(pPos, n, o.d, o.min_timescale, o.max_timescale, r.address));
+    return r.finish();
   }
 
   /**
@@ -50,9 +61,8 @@ export class AbsoluteApi extends Core {
    * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋.
    */
   t2tInvTimescales(options: { d: number; min_timescale?: number; max_timescale?: number }): Float64Array {
-    const o = object('options', options);
-    return check(this.raw.t2tInvTimescales(integer('d', o.d), number('min_timescale', o.min_timescale ?? 1),
-      number('max_timescale', o.max_timescale ?? 10000)));
+    const o = parse('t2tInvTimescales', TIMESCALES, options);
+    return check(this.raw.t2tInvTimescales(o.d, o.min_timescale, o.max_timescale));
   }
 
   /**
@@ -60,22 +70,26 @@ export class AbsoluteApi extends Core {
    * block-diagonal with one rotation by ω_i = base^(−2i/d) per (sin_i, cos_i) pair. Runs in float64, rounded once:
    * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.
    */
-  sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number }): Float32Array {
-    const o = object('options', options);
-    const n = integer('positions', o.positions);
-    return check(this.raw.sinusoidRecursive(n, integer('d', o.d), number('base', o.base ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
+  sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number; out?: Out }): Float32Array {
+    const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20), out: out() }, options);
+    const r = this.heap.call().output<Float32Array>('out', o.out, 'f32', o.positions * o.d);
+    check(this.raw.sinusoidRecursive(o.positions, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout], r.address));
+    return r.finish();
   }
 
   /** The d×d float64 matrix R (row-major) of {@link Posenc.sinusoidRecursive}: p_{k+1} = R·p_k. */
   sinusoidRotationMatrix(options: RecursiveSinusoidOptions): Float64Array {
-    const o = object('options', options);
-    return check(this.raw.sinusoidRotationMatrix(integer('d', o.d), number('base', o.base ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
+    const o = parse('sinusoidRotationMatrix', RECURSIVE, options);
+    return check(this.raw.sinusoidRotationMatrix(o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout]));
   }
 
   /** Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each. */
-  multiplicativePE(x: ArrayLike<number>, p: ArrayLike<number>): Float32Array {
-    return check(this.raw.multiplicativePE(arrayOf('x', x, Float32Array), arrayOf('p', p, Float32Array)));
+  multiplicativePE(x: Data, p: Data, options: { out?: Out } = {}): Float32Array {
+    const o = parse('multiplicativePE', { out: out() }, options);
+    const xs = numbers('x', x, MAX_ELEMENTS), n = xs.length, st = this.heap.call();
+    const px = st.input('x', xs, 'f32', n), pp = st.input('p', numbers('p', p, MAX_ELEMENTS), 'f32', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n);
+    check(this.raw.multiplicativePE(px, pp, n, r.address));
+    return r.finish();
   }
 }

@@ -1,6 +1,9 @@
 // ALiBi (cpp/src/alibi.cpp): slopes and bias matrices.
 import { Core } from './core.js';
-import { arrayOf, check, integer, object, oneOf } from './validate.js';
+import { PosencError, check } from './validate.js';
+import { array, int, oneOf, optional, out, parse, value } from './options.js';
+import type { Schema } from './options.js';
+import type { Out } from './rope.js';
 
 /** ALiBi bias form: `'causal'` −m·(i−j) for j ≤ i and −∞ above the diagonal; `'symmetric'` −m·|i−j|. */
 export type AlibiMode = 'causal' | 'symmetric';
@@ -9,7 +12,7 @@ export type AlibiMode = 'causal' | 'symmetric';
 export interface AlibiBiasOptions {
   /** Number of heads (slopes from {@link Posenc.alibiSlopes}); or give `slopes`. */
   num_heads?: number;
-  /** Explicit per-head slopes (overrides num_heads). */
+  /** Explicit per-head slopes (with num_heads too, their count must match). */
   slopes?: ArrayLike<number>;
   /** Query rows. */
   q_len: number;
@@ -17,7 +20,12 @@ export interface AlibiBiasOptions {
   k_len?: number;
   /** Default `'causal'`. */
   mode?: AlibiMode;
+  /** Where to write the [heads, q_len, k_len] result (up to 2^28 floats: 32 heads × 2048²). Default: a new Float32Array. */
+  out?: Out;
 }
+
+const ALIBI_BIAS: Schema = { num_heads: optional(int(1, 1024)), slopes: optional(array(1024)), q_len: int(1, 2 ** 20),
+  k_len: optional(int(1, 2 ** 20)), mode: oneOf(['causal', 'symmetric'], 'causal'), out: out() };
 
 export const ALIBI_MODES: Record<AlibiMode, number> = { causal: 0, symmetric: 1 };
 
@@ -29,7 +37,7 @@ export class AlibiApi extends Core {
    * 2n' (indices 0, 2, 4, …) until n. float64.
    */
   alibiSlopes(num_heads: number): Float64Array {
-    return check(this.raw.alibiSlopes(integer('num_heads', num_heads)));
+    return check(this.raw.alibiSlopes(value('num_heads', int(1, 1024), num_heads)));
   }
 
   /**
@@ -38,9 +46,17 @@ export class AlibiApi extends Core {
    * instead — the same softmax (it shifts each causal row by a constant).
    */
   alibiBias(options: AlibiBiasOptions): Float32Array {
-    const o = object('options', options);
-    const slopes = o.slopes != null ? arrayOf('slopes', o.slopes, Float64Array) : this.alibiSlopes(o.num_heads as number);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.alibiBias(slopes, q, integer('k_len', o.k_len ?? q), oneOf('mode', o.mode ?? 'causal', ALIBI_MODES)));
+    const o = parse('alibiBias', ALIBI_BIAS, options);
+    if (o.slopes === undefined && o.num_heads === undefined) throw new PosencError('num_heads: required (or give slopes)');
+    const slopes = o.slopes ?? this.alibiSlopes(o.num_heads);
+    if (o.num_heads !== undefined && slopes.length !== o.num_heads) {
+      throw new PosencError(`slopes: length must equal num_heads = ${o.num_heads} (got ${slopes.length})`);
+    }
+    const k = o.k_len ?? o.q_len;
+    const st = this.heap.call();
+    const pSlopes = st.input('slopes', slopes, 'f64', slopes.length);
+    const r = st.output<Float32Array>('out', o.out, 'f32', slopes.length * o.q_len * k);
+    check(this.raw.alibiBias(pSlopes, slopes.length, o.q_len, k, ALIBI_MODES[o.mode as AlibiMode], r.address));
+    return r.finish();
   }
 }

@@ -4,7 +4,11 @@ import type { RawScheme } from './raw.js';
 import type { RopeScalingParams } from './rope_config.js';
 import { rawScaling } from './rope_config.js';
 import { Core } from './core.js';
-import { PosencError, arrayOf, booleanOr, check, finiteOr, integer, number, object, oneOf, seedOf } from './validate.js';
+import { PosencError, check, seedOf, show } from './validate.js';
+import { any, array, bool, f32, int, int32, num, oneOf, optional, parse, str, value } from './options.js';
+import type { Schema, Spec } from './options.js';
+import { ROPE_LAYOUTS } from './rope.js';
+import type { Data, RopeLayout } from './rope.js';
 
 /**
  * Scheme names of the engine, each as its paper defines it: sinusoidal (Vaswani et al. 2017), learned (BERT, GPT-2),
@@ -65,36 +69,48 @@ export interface AttentionResult {
 }
 
 export function rawScheme(scheme: unknown, headDim: number, rotaryDimFor: (f: number) => number): RawScheme {
-  const s = object('scheme', scheme);
-  if (typeof s.type !== 'string') throw new PosencError('scheme.type: must be a string');
-  const rotary = s.rotary_dim ?? (s.partial_rotary_factor === undefined ? 0 : rotaryDimFor(finiteOr('scheme.partial_rotary_factor', s.partial_rotary_factor, 1)));
+  parse('scheme', SCHEME, scheme, 'scheme.');
+  const s = scheme as Record<string, unknown>;
+  if (typeof s.type !== 'string') throw new PosencError(`scheme.type: must be a string (got ${show(s.type)})`);
+  const rotary = s.rotary_dim ?? (s.partial_rotary_factor === undefined ? 0
+    : rotaryDimFor(value('scheme.partial_rotary_factor', num({ gt: 0, max: 1 }), s.partial_rotary_factor)));
   let table: Float32Array | null = null, rows = 0;
   if (s.table !== undefined) {
-    const t = object('scheme.table', s.table);
-    rows = integer('scheme.table.rows', t.rows);
-    if (t.cols !== headDim) throw new PosencError(`scheme.table.cols: must equal head_dim = ${headDim} (got ${String(t.cols)})`);
-    table = arrayOf('scheme.table.data', t.data, Float32Array);
+    const t = parse('scheme.table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, s.table, 'scheme.table.');
+    if (t.cols !== headDim) throw new PosencError(`scheme.table.cols: must equal head_dim = ${headDim} (got ${t.cols})`);
+    rows = t.rows;
+    table = f32(t.data);
   }
-  const layout = s.layout ?? 'half_split';
-  if (layout !== 'interleaved' && layout !== 'half_split') {
-    throw new PosencError(`scheme.layout: must be one of 'interleaved', 'half_split' (got ${String(layout)})`);
-  }
+  const v = (key: string, spec: Spec) => value(`scheme.${key}`, spec, s[key]);
   return {
     type: s.type,
-    base: finiteOr('scheme.base', s.base, 10000),
+    base: v('base', num({ gt: 0 }, 10000)),
     learned_table: table,
     learned_rows: rows,
-    max_relative_position: integer('scheme.max_relative_position', s.max_relative_position ?? 16),
-    num_buckets: integer('scheme.num_buckets', s.num_buckets ?? 32),
-    max_distance: integer('scheme.max_distance', s.max_distance ?? 128),
-    position_buckets: integer('scheme.position_buckets', s.position_buckets ?? 256),
-    max_relative_positions: integer('scheme.max_relative_positions', s.max_relative_positions ?? 512),
+    max_relative_position: v('max_relative_position', int32(16)),
+    num_buckets: v('num_buckets', int32(32)),
+    max_distance: v('max_distance', int32(128)),
+    position_buckets: v('position_buckets', int32(256)),
+    max_relative_positions: v('max_relative_positions', int32(512)),
     rope: rawScaling({ ...s, rotary_dim: rotary }, 'scheme.'),
-    layout: layout === 'interleaved' ? 0 : 1,
-    scale_base: finiteOr('scheme.scale_base', s.scale_base, 512),
-    gamma: finiteOr('scheme.gamma', s.gamma, 0.4),
+    layout: ROPE_LAYOUTS[v('layout', oneOf(['interleaved', 'half_split'], 'half_split')) as RopeLayout],
+    scale_base: v('scale_base', num({ gt: 0 }, 512)),
+    gamma: v('gamma', num({ min: 0 }, 0.4)),
   };
 }
+
+const TEXT_QKV: Schema = { text: str(), heads: int(1, 64, 1), head_dim: int(1, 1024), seed: optional(any()) };
+const ATTENTION: Schema = { scheme: any(), text: optional(str()), q: optional(array()), k: optional(array()), v: optional(array()),
+  seq: optional(any()), heads: int(1, 1024, 1), head_dim: int(1, 8192), causal: bool(false), seed: optional(any()) };
+const PERMUTATION: Schema = { scheme: any(), text: str(), i: int(0, 4095), j: int(0, 4095), heads: int(1, 64, 1), head_dim: int(1, 1024),
+  causal: bool(false), seed: optional(any()) };
+const LINEAR: Schema = { q: array(), k: array(), v: array(), seq: int(1, 2 ** 20), head_dim: int(2, 8192), v_dim: int(1, 8192),
+  causal: bool(false), rope_theta: num({ gt: 0 }, 10000), form: oneOf(['naive', 'numerator_only']) };
+/** The keys of {@link SchemeOptions} (each checked below or by rope_config.ts's rawScaling). */
+const SCHEME: Schema = Object.fromEntries(['type', 'base', 'table', 'max_relative_position', 'num_buckets', 'max_distance', 'position_buckets',
+  'max_relative_positions', 'layout', 'partial_rotary_factor', 'scale_base', 'gamma', 'rope_type', 'rope_theta', 'rotary_dim', 'factor',
+  'max_position_embeddings', 'original_max_position_embeddings', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim',
+  'truncate', 'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor'].map((k) => [k, optional(any())]));
 
 /** The attention engine: every scheme with its terms kept apart. */
 export class EngineApi extends Core {
@@ -107,33 +123,32 @@ export class EngineApi extends Core {
    * Accuracy: float32 dot products (relative error ≤ head_dim·2^-24); softmax rows sum to 1 within 1e-6.
    */
   attention(options: {
-    scheme: SchemeOptions; text?: string; q?: ArrayLike<number>; k?: ArrayLike<number>; v?: ArrayLike<number>;
+    scheme: SchemeOptions; text?: string; q?: Data; k?: Data; v?: Data;
     seq?: number; heads?: number; head_dim: number; causal?: boolean; seed?: number;
   }): AttentionResult {
-    const o = object('options', options);
-    const heads = integer('heads', o.heads ?? 1), d = integer('head_dim', o.head_dim), seed = seedOf(o.seed);
+    const o = parse('attention', ATTENTION, options);
+    const heads = o.heads, d = o.head_dim, seed = seedOf(o.seed);
     let tokens: string[] | null = null, q, k, v, seq: number;
     if (o.text !== undefined) {
-      if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
+      for (const key of ['q', 'k', 'v', 'seq']) if (o[key] !== undefined) throw new PosencError(`${key}: not allowed together with text`);
       const t = check(this.raw.textQKV(o.text, heads, d, seed));
       ({ tokens, q, k, v } = t);
       seq = tokens.length;
     } else {
-      seq = integer('seq', o.seq);
-      q = arrayOf('q', o.q, Float32Array);
-      k = arrayOf('k', o.k, Float32Array);
-      v = arrayOf('v', o.v, Float32Array);
+      seq = value('seq', int(1, 4096), o.seq);
+      [q, k, v] = ['q', 'k', 'v'].map((key) => value(key, array(), o[key]));
     }
     const scheme = rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f)));
-    const r = check(this.raw.attention(q, k, v, seq, heads, d, scheme, booleanOr('causal', o.causal, false), seed));
+    const st = this.heap.call(), n = seq * heads * d;
+    const r = check(this.raw.attention(st.input('q', q, 'f32', n), st.input('k', k, 'f32', n), st.input('v', v, 'f32', n), seq, heads, d,
+      scheme, o.causal, seed));
     return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output: r.output };
   }
 
   /** q, k, v [tokens, heads, head_dim] of a text (head 0 of q and k equals {@link Posenc.textQK}). */
   textQKV(options: { text: string; heads?: number; head_dim: number; seed?: number }) {
-    const o = object('options', options);
-    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
-    return check(this.raw.textQKV(o.text, integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim), seedOf(o.seed)));
+    const o = parse('textQKV', TEXT_QKV, options);
+    return check(this.raw.textQKV(o.text, o.heads, o.head_dim, seedOf(o.seed)));
   }
 
   /**
@@ -143,12 +158,10 @@ export class EngineApi extends Core {
    */
   permutationChange(options: { scheme: SchemeOptions; text: string; i: number; j: number; heads?: number; head_dim: number;
     causal?: boolean; seed?: number }): number {
-    const o = object('options', options);
-    if (typeof o.text !== 'string') throw new PosencError('text: must be a string');
-    const d = integer('head_dim', o.head_dim);
-    return check(this.raw.permutationChange(o.text, integer('i', o.i), integer('j', o.j), integer('heads', o.heads ?? 1), d,
-      rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f))), booleanOr('causal', o.causal, false),
-      seedOf(o.seed)));
+    const o = parse('permutationChange', PERMUTATION, options);
+    const d = o.head_dim;
+    return check(this.raw.permutationChange(o.text, o.i, o.j, o.heads, d, rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f))),
+      o.causal, seedOf(o.seed)));
   }
 
   /**
@@ -156,12 +169,11 @@ export class EngineApi extends Core {
    * positions 0 … seq−1. `naive` divides by Σ_j (R_iφq_i)·(R_jφk_j), which can approach or cross 0;
    * `numerator_only` divides by Σ_j φ(q_i)·φ(k_j) > 0. Computed in O(seq·d·v_dim) with float64 state sums.
    */
-  linearAttentionRope(options: { q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>; seq: number; head_dim: number;
+  linearAttentionRope(options: { q: Data; k: Data; v: Data; seq: number; head_dim: number;
     v_dim: number; causal?: boolean; rope_theta?: number; form: 'naive' | 'numerator_only' }): { output: Float32Array; denominator: Float32Array } {
-    const o = object('options', options);
-    const form = oneOf('form', o.form, { naive: 0, numerator_only: 1 });
-    return check(this.raw.linearAttentionRope(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array),
-      arrayOf('v', o.v, Float32Array), integer('seq', o.seq), integer('head_dim', o.head_dim), integer('v_dim', o.v_dim),
-      booleanOr('causal', o.causal, false), number('rope_theta', o.rope_theta ?? 10000), form));
+    const o = parse('linearAttentionRope', LINEAR, options);
+    const st = this.heap.call(), n = o.seq * o.head_dim;
+    return check(this.raw.linearAttentionRope(st.input('q', o.q, 'f32', n), st.input('k', o.k, 'f32', n), st.input('v', o.v, 'f32', o.seq * o.v_dim),
+      o.seq, o.head_dim, o.v_dim, o.causal, o.rope_theta, o.form === 'naive' ? 0 : 1));
   }
 }

@@ -1,7 +1,9 @@
 // Learned absolute tables (cpp/src/learned.cpp): .npy, .safetensors and JSON readers, lookup, similarity.
 import { Core } from './core.js';
+import type { Out } from './rope.js';
 import type { Positions } from './validate.js';
-import { PosencError, arrayOf, booleanOr, bytes, check, integer, object, oneOf, positionsArray, tableFromJsonValue } from './validate.js';
+import { PosencError, bytes, check, tableFromJsonValue } from './validate.js';
+import { array, bool, int, oneOf, out, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
 export interface PositionTable {
@@ -27,10 +29,8 @@ export class LearnedApi extends Core {
    * Without a name the file must hold exactly one tensor. Errors start with `safetensors:` or `name:`.
    */
   tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
-    const o = object('options', options);
-    const name = o.name ?? '';
-    if (typeof name !== 'string') throw new PosencError('name: must be a string');
-    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), name));
+    const o = parse('tableFromSafetensors', { name: str('') }, options);
+    return check(this.raw.tableFromSafetensors(bytes('safetensors', data), o.name));
   }
 
   /** The tensors a `.safetensors` header describes (name, dtype, shape), in file order. */
@@ -55,25 +55,33 @@ export class LearnedApi extends Core {
    * Rows of `table` at integer positions, [positions, cols]. A position < 0 or ≥ rows throws unless
    * `clamp: true` clamps it to [0, rows − 1] (HF models raise an index error there).
    */
-  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean }): Float32Array {
+  tableLookup(table: PositionTable, options: { positions: Positions; clamp?: boolean; out?: Out }): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableLookup(t.data, t.rows, t.cols, positionsArray('positions', o.positions), booleanOr('clamp', o.clamp, false)));
+    const o = parse('tableLookup', { positions: positions(), clamp: bool(false), out: out() }, options);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: n }, (_, i) => i) : o.positions;
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), pp = st.input('positions', pos, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * t.cols);
+    check(this.raw.tableLookup(pt, t.rows, t.cols, pp, n, o.clamp, r.address));
+    return r.finish();
   }
 
   /**
    * Similarity matrix [rows, rows] of a table's rows: `'cosine'` (default; a zero row gives 0) or `'dot'`.
    * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|), float64 norms.
    */
-  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot' } = {}): Float32Array {
+  tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot'; out?: Out } = {}): Float32Array {
     const t = tableArgs(table);
-    const o = object('options', options);
-    return check(this.raw.tableSimilarity(t.data, t.rows, t.cols, oneOf('metric', o.metric ?? 'cosine', METRICS)));
+    const o = parse('tableSimilarity', { metric: oneOf(['cosine', 'dot'], 'cosine'), out: out() }, options);
+    const st = this.heap.call();
+    const pt = st.input('table.data', t.data, 'f32', t.rows * t.cols), r = st.output<Float32Array>('out', o.out, 'f32', t.rows * t.rows);
+    check(this.raw.tableSimilarity(pt, t.rows, t.cols, METRICS[o.metric as 'cosine' | 'dot'], r.address));
+    return r.finish();
   }
-
 }
 
-function tableArgs(table: PositionTable): PositionTable {
-  const t = object('table', table);
-  return { rows: integer('table.rows', t.rows), cols: integer('table.cols', t.cols), data: arrayOf('table.data', t.data, Float32Array) };
+/** A table argument: rows and cols within the caps, data checked against rows·cols when staged. */
+function tableArgs(table: PositionTable): { rows: number; cols: number; data: unknown } {
+  return parse('table', { rows: int(1, 2 ** 20), cols: int(1, 8192), data: array() }, table, 'table.') as { rows: number; cols: number; data: unknown };
 }

@@ -1,7 +1,21 @@
 // Multimodal RoPE (cpp/src/mrope.cpp): Qwen2-VL M-RoPE and 2D axial RoPE tables.
 import { Core } from './core.js';
-import { ropeInvFreqOf } from './rope.js';
-import { PosencError, arrayOf, booleanOr, check, integer, number, object } from './validate.js';
+import type { Out } from './rope.js';
+import { ropeInvFreqOf, tableOutputs } from './rope.js';
+import { PosencError, check, show } from './validate.js';
+import { any, array, bool, int, num, numbers, optional, out, parse, value } from './options.js';
+import type { Schema } from './options.js';
+
+const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(),
+  mrope_interleaved: bool(false), out: out() };
+const AXIAL: Schema = { rotary_dim: int(4, 8192), rope_theta: num({ gt: 0 }, 10000), positions_h: optional(array(2 ** 20)),
+  positions_w: optional(array(2 ** 20)), grid: optional(any()), out: out() };
+
+/** A list of exactly n entries (an Array). */
+function list(name: string, v: unknown, n: number): unknown[] {
+  if (!Array.isArray(v) || v.length !== n) throw new PosencError(`${name}: must be a list of ${n} entries (got ${show(v)})`);
+  return v;
+}
 import { mropePositionIdsOf } from './config/rope_from_config.js';
 import type { MropePositionIdsOptions } from './config/rope_from_config.js';
 
@@ -19,6 +33,8 @@ export interface MropeTableOptions {
   positions: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
   /** Qwen3-VL's interleaved sections (config `mrope_interleaved`); default false (Qwen2-VL's contiguous ones). */
   mrope_interleaved?: boolean;
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** Options of {@link Posenc.axial2dTables}. */
@@ -33,6 +49,8 @@ export interface Axial2dTableOptions {
   positions_w?: ArrayLike<number>;
   /** [grid_h, grid_w]: row-major patch grid (overrides positions_h/positions_w). */
   grid?: [number, number];
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** Qwen2-VL M-RoPE and 2D axial RoPE. */
@@ -45,15 +63,17 @@ export class MropeApi extends Core {
    * i < 3·s_w, else t — each axis spans low and high frequencies.
    */
   mropeTables(options: MropeTableOptions): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    const sec = o.mrope_section as unknown;
-    if (!Array.isArray(sec) || sec.length !== 3) throw new PosencError(`mrope_section: must be a list of 3 integers (got ${JSON.stringify(sec)})`);
-    const pos = o.positions as unknown;
-    if (!Array.isArray(pos) || pos.length !== 3) throw new PosencError('positions: must be [t, h, w], three position streams');
+    const o = parse('mropeTables', MROPE, options);
+    const sec = list('mrope_section', o.mrope_section, 3);
+    const pos = list('positions', o.positions, 3);
+    const section = sec.map((v, i) => value(`mrope_section[${i}]`, int(0, 4096), v));
+    const streams = pos.map((v, i) => numbers(`positions[${i}]`, v, 2 ** 20)), n = streams[0].length;
     const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return check(this.raw.mropeTables(inv, integer('mrope_section[0]', sec[0]), integer('mrope_section[1]', sec[1]),
-      integer('mrope_section[2]', sec[2]), arrayOf('positions_t', pos[0], Float64Array), arrayOf('positions_h', pos[1], Float64Array),
-      arrayOf('positions_w', pos[2], Float64Array), booleanOr('mrope_interleaved', o.mrope_interleaved, false)));
+    const st = this.heap.call();
+    const [t, h, w] = streams.map((s, i) => st.input(`positions[${i}]`, s, 'f64', n));
+    const pInv = st.input('inv_freq', inv, 'f64', inv.length), r = tableOutputs(st, o.out, n * inv.length);
+    check(this.raw.mropeTables(pInv, inv.length, section[0], section[1], section[2], t, h, w, n, o.mrope_interleaved, r.cos.address, r.sin.address));
+    return r.finish();
   }
 
   /**
@@ -70,6 +90,8 @@ export class MropeApi extends Core {
    * multiple of the merge size) and for configs without the token ids.
    */
   mropePositionIds(options: MropePositionIdsOptions): { position_ids: Int32Array; rope_deltas: number } {
+    parse('mropePositionIds', { config: any(), input_ids: array(2 ** 20), image_grid_thw: optional(any()), video_grid_thw: optional(any()),
+      second_per_grid_ts: optional(array(2 ** 20)) }, options);
     return mropePositionIdsOf(this.raw, options);
   }
 
@@ -79,18 +101,21 @@ export class MropeApi extends Core {
    * Scores depend only on the (row, column) offsets.
    */
   axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    let h: Float64Array, w: Float64Array;
-    if (o.grid != null) {
-      const g = o.grid as unknown;
-      if (!Array.isArray(g) || g.length !== 2) throw new PosencError('grid: must be [grid_h, grid_w]');
-      const r = check(this.raw.axial2dGrid(integer('grid[0]', g[0]), integer('grid[1]', g[1])));
+    const o = parse('axial2dTables', AXIAL, options);
+    let h: ArrayLike<number>, w: ArrayLike<number>;
+    if (o.grid !== undefined) {
+      const g = list('grid', o.grid, 2).map((v, i) => value(`grid[${i}]`, int(1, 2 ** 20), v));
+      const r = check(this.raw.axial2dGrid(g[0], g[1]));
       h = r.positions_h;
       w = r.positions_w;
     } else {
-      h = arrayOf('positions_h', o.positions_h, Float64Array);
-      w = arrayOf('positions_w', o.positions_w, Float64Array);
+      h = value('positions_h', array(2 ** 20), o.positions_h);
+      w = value('positions_w', array(2 ** 20), o.positions_w);
     }
-    return check(this.raw.axial2dTables(integer('rotary_dim', o.rotary_dim), number('rope_theta', o.rope_theta ?? 10000), h, w));
+    const n = h.length, st = this.heap.call();
+    const ph = st.input('positions_h', h, 'f64', n), pw = st.input('positions_w', w, 'f64', n);
+    const r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
+    check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, ph, pw, n, r.cos.address, r.sin.address));
+    return r.finish();
   }
 }

@@ -23,16 +23,25 @@ export interface RawRopeScaling {
   high_freq_factor: number;
 }
 
+/** An address in wasm memory; 0 where an optional array is absent. */
+export type Address = number;
+
 export interface RawModule {
+  HEAPU8: Uint8Array<ArrayBuffer>;
+  _malloc(bytes: number): Address;
+  _free(address: Address): void;
   ropeInvFreq(rotaryDim: number, theta: number): Raw<Float64Array>;
-  ropeTables(invFreq: Float64Array, positions: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
-  ropeApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
-    cos: Float32Array, sin: Float32Array): Raw<Float32Array>;
-  ropeApplyPositions(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
-    theta: number, positions: Float64Array | null): Raw<Float32Array>;
-  sinusoidal(positions: Float64Array | null, n: number, d: number, base: number, layout: number): Raw<Float32Array>;
-  attentionScores(q: Float32Array, k: Float32Array, seq: number, headDim: number, rope: boolean, theta: number,
-    rotaryDim: number, layout: number, causal: boolean, softmax: boolean): Raw<Float32Array>;
+  // Zero-copy entries: arrays by address (0 = positions 0 … n−1), results written at the given addresses.
+  ropeTables(invFreq: Address, nInv: number, scale: number, positions: Address, nPositions: number, duplicate: boolean, cos: Address,
+    sin: Address): Raw<undefined>;
+  ropeApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, layout: number,
+    cos: Address, sin: Address): Raw<undefined>;
+  ropeApplyPositions(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number,
+    layout: number, theta: number, positions: Address): Raw<undefined>;
+  sinusoidal(positions: Address, n: number, d: number, base: number, layout: number, out: Address): Raw<undefined>;
+  attentionScores(q: Address, k: Address, out: Address, seq: number, headDim: number, rope: boolean, theta: number,
+    rotaryDim: number, layout: number, causal: boolean, softmax: boolean): Raw<undefined>;
+  headsFirst(src: Address, dst: Address, batch: number, seq: number, heads: number, d: number): undefined;
   textQK(text: string, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array }>;
   // cpp/bindings/rope_scaling.cpp
   ropeInvFreqScaled(params: RawRopeScaling, seqLen: number): Raw<RawScaledInvFreq>;
@@ -45,65 +54,66 @@ export interface RawModule {
   ropeFreqsCis(invFreq: Float64Array, positions: Float64Array): Raw<Float32Array>;
   // cpp/bindings/alibi.cpp
   alibiSlopes(numHeads: number): Raw<Float64Array>;
-  alibiBias(slopes: Float64Array, qLen: number, kLen: number, mode: number): Raw<Float32Array>;
+  alibiBias(slopes: Address, nHeads: number, qLen: number, kLen: number, mode: number, out: Address): Raw<undefined>;
   // cpp/bindings/xpos.cpp
-  xposApply(x: Float32Array, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
-    downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<Float32Array>;
-  xposTables(rotaryDim: number, positions: Float64Array, centred: Float64Array | null, downscale: boolean,
-    scaleBase: number, gamma: number, theta: number): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  xposApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
+    downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<undefined>;
+  xposTables(rotaryDim: number, positions: Address, centred: Address, n: number, downscale: boolean, scaleBase: number,
+    gamma: number, theta: number, cos: Address, sin: Address): Raw<undefined>;
   // cpp/bindings/mrope.cpp
-  mropeTables(invFreq: Float64Array, sT: number, sH: number, sW: number, t: Float64Array, h: Float64Array,
-    w: Float64Array, interleaved: boolean): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  mropeTables(invFreq: Address, nInv: number, sT: number, sH: number, sW: number, t: Address, h: Address, w: Address, n: number,
+    interleaved: boolean, cos: Address, sin: Address): Raw<undefined>;
   mropePositionIds(inputIds: Float64Array, imageGrid: Float64Array, videoGrid: Float64Array, seconds: Float64Array,
     o: { image_token_id: number; video_token_id: number; vision_start_token_id: number; spatial_merge_size: number;
       tokens_per_second: number; split_video_frames: boolean }): Raw<{ position_ids: Int32Array; rope_deltas: number }>;
-  axial2dTables(rotaryDim: number, theta: number, h: Float64Array, w: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
+  axial2dTables(rotaryDim: number, theta: number, h: Address, w: Address, n: number, cos: Address, sin: Address): Raw<undefined>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
   t2tInvTimescales(d: number, minTimescale: number, maxTimescale: number): Raw<Float64Array>;
-  sinusoidT2T(positions: Float64Array | null, n: number, d: number, minTimescale: number, maxTimescale: number): Raw<Float32Array>;
-  sinusoidRecursive(n: number, d: number, base: number, layout: number): Raw<Float32Array>;
+  sinusoidT2T(positions: Address, n: number, d: number, minTimescale: number, maxTimescale: number, out: Address): Raw<undefined>;
+  sinusoidRecursive(n: number, d: number, base: number, layout: number, out: Address): Raw<undefined>;
   sinusoidRotationMatrix(d: number, base: number, layout: number): Raw<Float64Array>;
-  multiplicativePE(x: Float32Array, p: Float32Array): Raw<Float32Array>;
+  multiplicativePE(x: Address, p: Address, n: number, out: Address): Raw<undefined>;
   // cpp/bindings/learned.cpp
   tableFromNpy(bytes: Uint8Array): Raw<{ rows: number; cols: number; data: Float32Array }>;
   tableFromSafetensors(bytes: Uint8Array, name: string): Raw<{ rows: number; cols: number; data: Float32Array }>;
   safetensorsList(bytes: Uint8Array): Raw<{ name: string; dtype: string; shape: number[] }[]>;
-  tableLookup(data: Float32Array, rows: number, cols: number, positions: Float64Array, clamp: boolean): Raw<Float32Array>;
-  tableSimilarity(data: Float32Array, rows: number, cols: number, metric: number): Raw<Float32Array>;
+  tableLookup(data: Address, rows: number, cols: number, positions: Address, n: number, clamp: boolean, out: Address): Raw<undefined>;
+  tableSimilarity(data: Address, rows: number, cols: number, metric: number, out: Address): Raw<undefined>;
   // cpp/bindings/relative.cpp
-  shawIndex(qLen: number, kLen: number, maxRelativePosition: number): Raw<Int32Array>;
-  shawScores(q: Float32Array, k: Float32Array | null, tableK: Float32Array, qLen: number, kLen: number, d: number,
-    maxRelativePosition: number): Raw<Float32Array>;
-  shawValues(weights: Float32Array, v: Float32Array | null, tableV: Float32Array, qLen: number, kLen: number, d: number,
-    maxRelativePosition: number): Raw<Float32Array>;
-  xlPositionEmbedding(klen: number, d: number): Raw<Float32Array>;
-  relShift(x: Float32Array, qlen: number, klen: number): Raw<Float32Array>;
-  xlScores(q: Float32Array, k: Float32Array, r: Float32Array, u: Float32Array, v: Float32Array, qlen: number, klen: number,
-    d: number, causal: boolean): Raw<XLScoresRaw>;
+  shawIndex(qLen: number, kLen: number, maxRelativePosition: number, out: Address): Raw<undefined>;
+  shawScores(q: Address, k: Address, tableK: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
+    out: Address): Raw<undefined>;
+  shawValues(weights: Address, v: Address, tableV: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
+    out: Address): Raw<undefined>;
+  xlPositionEmbedding(klen: number, d: number, out: Address): Raw<undefined>;
+  relShift(x: Address, qlen: number, klen: number, out: Address): Raw<undefined>;
+  xlScores(q: Address, k: Address, r: Address, u: Address, v: Address, qlen: number, klen: number, d: number,
+    causal: boolean): Raw<XLScoresRaw>;
   t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
   t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
-    queryOffset: number): Raw<Int32Array>;
-  t5Bias(table: Float32Array, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
-    maxDistance: number, queryOffset: number): Raw<Float32Array>;
-  debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number): Raw<Int32Array>;
-  debertaScores(q: Float32Array, k: Float32Array, posKey: Float32Array | null, posQuery: Float32Array | null, n: number,
-    d: number, positionBuckets: number, maxRelativePositions: number): Raw<DebertaScoresRaw>;
-  tupeScores(p: Float32Array, uq: Float32Array, uk: Float32Array, n: number, dModel: number, heads: number,
-    headDim: number): Raw<Float32Array>;
+    queryOffset: number, out: Address): Raw<undefined>;
+  t5Bias(table: Address, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,
+    maxDistance: number, queryOffset: number, out: Address): Raw<undefined>;
+  debertaRelativePositions(qLen: number, kLen: number, positionBuckets: number, maxRelativePositions: number,
+    out: Address): Raw<undefined>;
+  debertaScores(q: Address, k: Address, posKey: Address, posQuery: Address, n: number, d: number, positionBuckets: number,
+    maxRelativePositions: number): Raw<DebertaScoresRaw>;
+  tupeScores(p: Address, uq: Address, uk: Address, n: number, dModel: number, heads: number, headDim: number,
+    out: Address): Raw<undefined>;
   // cpp/bindings/engine.cpp
-  attention(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, heads: number, headDim: number, scheme: RawScheme,
-    causal: boolean, seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array;
-    probs: Float32Array; output: Float32Array }>;
+  attention(q: Address, k: Address, v: Address, seq: number, heads: number, headDim: number, scheme: RawScheme, causal: boolean,
+    seed: number): Raw<{ terms: Record<string, Float32Array>; termOrder: string[]; scores: Float32Array; probs: Float32Array;
+    output: Float32Array }>;
   textQKV(text: string, heads: number, headDim: number, seed: number): Raw<{ tokens: string[]; q: Float32Array; k: Float32Array; v: Float32Array }>;
   permutationChange(text: string, i: number, j: number, heads: number, headDim: number, scheme: RawScheme, causal: boolean,
     seed: number): Raw<number>;
-  linearAttentionRope(q: Float32Array, k: Float32Array, v: Float32Array, seq: number, d: number, dv: number, causal: boolean,
-    theta: number, form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
-  ropeInnerProductSweep(q: Float32Array, k: Float32Array, headDim: number, rotaryDim: number, layout: number,
-    invFreq: Float64Array, qPosition: number, kStart: number, count: number): Raw<Float32Array>;
-  ropeDecayBound(invFreq: Float64Array, count: number): Raw<Float32Array>;
-  envelope(values: Float32Array, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
+  linearAttentionRope(q: Address, k: Address, v: Address, seq: number, d: number, dv: number, causal: boolean, theta: number,
+    form: number): Raw<{ output: Float32Array; denominator: Float32Array }>;
+  ropeInnerProductSweep(q: Address, k: Address, headDim: number, rotaryDim: number, layout: number, invFreq: Address,
+    nInv: number, qPosition: number, kStart: number, count: number, out: Address): Raw<undefined>;
+  ropeDecayBound(invFreq: Address, nInv: number, count: number, out: Address): Raw<undefined>;
+  envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
   buildInfo(): { arch: string; lanes: number };
   memoryBytes(): number;

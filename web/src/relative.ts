@@ -1,50 +1,58 @@
 // Relative position encodings (cpp/src/relative.cpp): Shaw, Transformer-XL, T5, DeBERTa, TUPE.
 import { Core } from './core.js';
-import { arrayOf, booleanOr, check, integer, object, optionalArray } from './validate.js';
+import { PosencError, check } from './validate.js';
+import { MAX_ELEMENTS, array, bool, int, int32, numbers, optional, out, parse, value } from './options.js';
+import type { Schema } from './options.js';
+import type { Data, Out } from './rope.js';
+import type { WasmBuffer } from './buffers.js';
 
 /** Options of {@link Posenc.shawScores}. */
 export interface ShawScoresOptions {
   /** Queries `[q_len, d]`. */
-  q: ArrayLike<number>;
+  q: Data;
   /** Keys `[k_len, d]`; omit for the position term q_i·a_ij alone. */
   k?: ArrayLike<number> | null;
   /** Relative key embeddings a_K `[2·max_relative_position + 1, d]`; row K is distance 0. */
-  table_k: ArrayLike<number>;
+  table_k: Data;
   q_len: number;
   /** Default q_len. Queries sit at the last q_len key positions (tensor2tensor). */
   k_len?: number;
   d: number;
   /** Clipping distance K ≥ 0. */
   max_relative_position: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.shawValues}. */
 export interface ShawValuesOptions {
   /** Attention weights `[q_len, k_len]`. */
-  weights: ArrayLike<number>;
+  weights: Data;
   /** Values `[k_len, d]`; omit for the position term Σ_j w_ij a^V_ij alone. */
   v?: ArrayLike<number> | null;
   /** Relative value embeddings a_V `[2·max_relative_position + 1, d]`. */
-  table_v: ArrayLike<number>;
+  table_v: Data;
   q_len: number;
   /** Default q_len. */
   k_len?: number;
   d: number;
   max_relative_position: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
 
 /** Options of {@link Posenc.xlScores}. */
 export interface XLScoresOptions {
   /** Queries of the current segment `[qlen, d]`. */
-  q: ArrayLike<number>;
+  q: Data;
   /** Keys `[klen, d]`: klen − qlen memory rows, then the segment. */
-  k: ArrayLike<number>;
+  k: Data;
   /** Projected position embeddings W_R·R `[klen, d]`, row m for distance klen−1−m (see {@link Posenc.xlPositionEmbedding}). */
-  r: ArrayLike<number>;
+  r: Data;
   /** Global content bias u (`r_w_bias`) `[d]`. Default zeros. */
-  u?: ArrayLike<number>;
+  u?: Data;
   /** Global position bias v (`r_r_bias`) `[d]`. Default zeros. */
-  v?: ArrayLike<number>;
+  v?: Data;
   qlen: number;
   /** Default qlen (no memory). */
   klen?: number;
@@ -88,12 +96,16 @@ export interface T5MatrixOptions extends T5BucketOptions {
   k_len?: number;
   /** Position of query 0 (a decoding step after cached keys). Default 0. */
   query_offset?: number;
+  /** Where to write the [q_len, k_len] matrix (t5Buckets only). Default: a new Int32Array. */
+  out?: Int32Array | WasmBuffer<Int32Array>;
 }
 
 /** Options of {@link Posenc.t5Bias}. */
-export interface T5BiasOptions extends T5MatrixOptions {
+export interface T5BiasOptions extends Omit<T5MatrixOptions, 'out'> {
+  /** Where to write the [num_heads, q_len, k_len] bias. Default: a new Float32Array. */
+  out?: Out;
   /** `relative_attention_bias.weight`, `[num_buckets, num_heads]` row-major. */
-  table: ArrayLike<number>;
+  table: Data;
   num_heads: number;
 }
 
@@ -106,14 +118,16 @@ export interface DebertaPositionOptions {
   position_buckets?: number;
   /** HF `max_relative_positions`. Default −1. */
   max_relative_positions?: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Int32Array | WasmBuffer<Int32Array>;
 }
 
 /** Options of {@link Posenc.debertaScores}. */
 export interface DebertaScoresOptions {
   /** Queries `[seq, d]` of one head. */
-  q: ArrayLike<number>;
+  q: Data;
   /** Keys `[seq, d]`. */
-  k: ArrayLike<number>;
+  k: Data;
   /** Projected relative embeddings for c2p `[2·span, d]` (span = position_buckets > 0 ? position_buckets : max_relative_positions). Omit to drop c2p. */
   pos_key?: ArrayLike<number> | null;
   /** Projected relative embeddings for p2c `[2·span, d]`. Omit to drop p2c. */
@@ -139,17 +153,32 @@ export interface DebertaScores {
 /** Options of {@link Posenc.tupePositionScores}. */
 export interface TupeOptions {
   /** Absolute position embeddings `[n, d_model]` (TUPE LayerNorms them first: pass normalised rows). */
-  p: ArrayLike<number>;
+  p: Data;
   /** U_q `[d_model, heads·head_dim]` (x·U convention). */
-  u_q: ArrayLike<number>;
+  u_q: Data;
   /** U_k `[d_model, heads·head_dim]`. */
-  u_k: ArrayLike<number>;
+  u_k: Data;
   n: number;
   d_model: number;
   /** Default 1. */
   heads?: number;
   head_dim: number;
+  /** Where to write the result. Default: a new array. */
+  out?: Out;
 }
+
+const T5_BUCKET: Schema = { bidirectional: bool(true), num_buckets: int(2, 2 ** 20, 32), max_distance: int32(128) };
+const T5_MATRIX: Schema = { ...T5_BUCKET, q_len: int(1, 8192), k_len: optional(int(1, 8192)), query_offset: int(0, 2 ** 20, 0) };
+const SHAW_RELATIVE_INDEX: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), max_relative_position: int(0, 2 ** 20), out: out() };
+const SHAW_SCORES: Schema = { q: array(), k: optional(array()), table_k: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20), out: out() };
+const SHAW_VALUES: Schema = { weights: array(), v: optional(array()), table_v: array(), q_len: int(1, 8192), k_len: optional(int(1, 8192)), d: int(1, 8192), max_relative_position: int(0, 2 ** 20), out: out() };
+const XL_POSITION_EMBEDDING: Schema = { klen: int(1, 2 ** 20), d: int(2, 8192), out: out() };
+const XL_SCORES: Schema = { q: array(), k: array(), r: array(), u: optional(array()), v: optional(array()), qlen: int(1, 8192), klen: optional(int(1, 8192)), d: int(1, 8192), causal: bool(true) };
+const T5_BIAS: Schema = { ...T5_MATRIX, table: array(), num_heads: int(1, 1024), out: out() };
+const DEBERTA_RELATIVE_POSITIONS: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), position_buckets: int32(-1), max_relative_positions: int32(-1), out: out() };
+const DEBERTA_SCORES: Schema = { q: array(), k: array(), pos_key: optional(array()), pos_query: optional(array()), seq: int(1, 8192), d: int(1, 8192), position_buckets: int32(-1), max_relative_positions: int32(-1) };
+const TUPE_POSITION_SCORES: Schema = { p: array(), u_q: array(), u_k: array(), n: int(1, 8192), d_model: int(1, 8192), heads: int(1, 1024, 1), head_dim: int(1, 8192), out: out() };
+const REL_SHIFT: Schema = { qlen: int(1, 8192), klen: optional(int(1, 8192)), out: out() };
 
 /** Relative position encodings: Shaw, Transformer-XL, T5, DeBERTa, TUPE. */
 export class RelativeApi extends Core {
@@ -158,10 +187,11 @@ export class RelativeApi extends Core {
    * tensor2tensor `_generate_relative_positions_matrix` (queries at the last q_len of k_len positions).
    * HF BERT's `relative_key` uses the opposite sign (i − j) and offset max_position_embeddings − 1.
    */
-  shawRelativeIndex(options: { q_len: number; k_len?: number; max_relative_position: number }): Int32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.shawIndex(q, integer('k_len', o.k_len ?? q), integer('max_relative_position', o.max_relative_position)));
+  shawRelativeIndex(options: { q_len: number; k_len?: number; max_relative_position: number; out?: Int32Array | WasmBuffer<Int32Array> }): Int32Array {
+    const o = parse('shawRelativeIndex', SHAW_RELATIVE_INDEX, options);
+    const k = o.k_len ?? o.q_len, r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * k);
+    check(this.raw.shawIndex(o.q_len, k, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /**
@@ -169,28 +199,33 @@ export class RelativeApi extends Core {
    * without `k` only the position term q_i·a_ij/√d. Accuracy: float32 dot products.
    */
   shawScores(options: ShawScoresOptions): Float32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.shawScores(arrayOf('q', o.q, Float32Array), optionalArray('k', o.k), arrayOf('table_k', o.table_k, Float32Array),
-      q, integer('k_len', o.k_len ?? q), integer('d', o.d), integer('max_relative_position', o.max_relative_position)));
+    const o = parse('shawScores', SHAW_SCORES, options);
+    const k = o.k_len ?? o.q_len, st = this.heap.call(), rel = (2 * o.max_relative_position + 1) * o.d;
+    const pq = st.input('q', o.q, 'f32', o.q_len * o.d), pk = st.optionalInput('k', o.k, 'f32', k * o.d);
+    const pt = st.input('table_k', o.table_k, 'f32', rel), r = st.output<Float32Array>('out', o.out, 'f32', o.q_len * k);
+    check(this.raw.shawScores(pq, pk, pt, o.q_len, k, o.d, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /** Shaw output [q_len, d] = Σ_j w_ij (v_j + a_V[clip(j − i, −K, K) + K]), float64 accumulation. */
   shawValues(options: ShawValuesOptions): Float32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.shawValues(arrayOf('weights', o.weights, Float32Array), optionalArray('v', o.v),
-      arrayOf('table_v', o.table_v, Float32Array), q, integer('k_len', o.k_len ?? q), integer('d', o.d),
-      integer('max_relative_position', o.max_relative_position)));
+    const o = parse('shawValues', SHAW_VALUES, options);
+    const k = o.k_len ?? o.q_len, st = this.heap.call(), rel = (2 * o.max_relative_position + 1) * o.d;
+    const pw = st.input('weights', o.weights, 'f32', o.q_len * k), pv = st.optionalInput('v', o.v, 'f32', k * o.d);
+    const pt = st.input('table_v', o.table_v, 'f32', rel), r = st.output<Float32Array>('out', o.out, 'f32', o.q_len * o.d);
+    check(this.raw.shawValues(pw, pv, pt, o.q_len, k, o.d, o.max_relative_position, r.address));
+    return r.finish();
   }
 
   /**
    * Transformer-XL position embedding R, [klen, d]: row m = [sin((klen−1−m)·ω) | cos((klen−1−m)·ω)],
    * ω_i = 10000^(−2i/d) — distances in descending order klen−1 … 0, as `pos_seq = arange(klen−1, −1, −1)`. Even d.
    */
-  xlPositionEmbedding(options: { klen: number; d: number }): Float32Array {
-    const o = object('options', options);
-    return check(this.raw.xlPositionEmbedding(integer('klen', o.klen), integer('d', o.d)));
+  xlPositionEmbedding(options: { klen: number; d: number; out?: Out }): Float32Array {
+    const o = parse('xlPositionEmbedding', XL_POSITION_EMBEDDING, options);
+    const r = this.heap.call().output<Float32Array>('out', o.out, 'f32', o.klen * o.d);
+    check(this.raw.xlPositionEmbedding(o.klen, o.d, r.address));
+    return r.finish();
   }
 
   /**
@@ -198,10 +233,12 @@ export class RelativeApi extends Core {
    * first row, view as [qlen, klen]. Entry (i, j), j ≤ i + klen − qlen, becomes x[i][j + qlen − 1 − i]; the
    * future entries hold leftovers that the causal mask hides.
    */
-  relShift(x: ArrayLike<number>, options: { qlen: number; klen?: number }): Float32Array {
-    const o = object('options', options);
-    const q = integer('qlen', o.qlen);
-    return check(this.raw.relShift(arrayOf('x', x, Float32Array), q, integer('klen', o.klen ?? q)));
+  relShift(x: Data, options: { qlen: number; klen?: number; out?: Out }): Float32Array {
+    const o = parse('relShift', REL_SHIFT, options);
+    const k = o.klen ?? o.qlen, st = this.heap.call();
+    const px = st.input('x', numbers('x', x, MAX_ELEMENTS), 'f32', o.qlen * k), r = st.output<Float32Array>('out', o.out, 'f32', o.qlen * k);
+    check(this.raw.relShift(px, o.qlen, k, r.address));
+    return r.finish();
   }
 
   /**
@@ -211,12 +248,11 @@ export class RelativeApi extends Core {
    * is not covered. Accuracy: float32 dot products.
    */
   xlScores(options: XLScoresOptions): XLScores {
-    const o = object('options', options);
-    const q = integer('qlen', o.qlen), d = integer('d', o.d);
-    const zeros = new Float32Array(Math.max(0, d));
-    return check(this.raw.xlScores(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array), arrayOf('r', o.r, Float32Array),
-      o.u == null ? zeros : arrayOf('u', o.u, Float32Array), o.v == null ? zeros : arrayOf('v', o.v, Float32Array),
-      q, integer('klen', o.klen ?? q), d, booleanOr('causal', o.causal, true)));
+    const o = parse('xlScores', XL_SCORES, options);
+    const k = value('klen', int(o.qlen, 8192), o.klen ?? o.qlen), zeros = new Float32Array(o.d), st = this.heap.call();
+    const pq = st.input('q', o.q, 'f32', o.qlen * o.d), pk = st.input('k', o.k, 'f32', k * o.d), pr = st.input('r', o.r, 'f32', k * o.d);
+    const pu = st.input('u', o.u ?? zeros, 'f32', o.d), pv = st.input('v', o.v ?? zeros, 'f32', o.d);
+    return check(this.raw.xlScores(pq, pk, pr, pu, pv, o.qlen, k, o.d, o.causal));
   }
 
   /**
@@ -227,17 +263,16 @@ export class RelativeApi extends Core {
    * i − j = 0 … 30 → 0 1 2 3 4 5 6 7 8 8 8 8 9 9 9 9 10 … 10 (16–22) 11 … (23–).
    */
   t5RelativePositionBucket(relative_position: number, options: T5BucketOptions = {}): number {
-    const o = object('options', options);
-    return check(this.raw.t5Bucket(integer('relative_position', relative_position), booleanOr('bidirectional', o.bidirectional, true),
-      integer('num_buckets', o.num_buckets ?? 32), integer('max_distance', o.max_distance ?? 128)));
+    const o = parse('t5RelativePositionBucket', T5_BUCKET, options);
+    return check(this.raw.t5Bucket(value('relative_position', int32(), relative_position), o.bidirectional, o.num_buckets, o.max_distance));
   }
 
   /** T5 bucket matrix [q_len, k_len] (Int32) for relative_position = j − (query_offset + i). */
   t5Buckets(options: T5MatrixOptions): Int32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.t5Buckets(q, integer('k_len', o.k_len ?? q), booleanOr('bidirectional', o.bidirectional, true),
-      integer('num_buckets', o.num_buckets ?? 32), integer('max_distance', o.max_distance ?? 128), integer('query_offset', o.query_offset ?? 0)));
+    const o = parse('t5Buckets', { ...T5_MATRIX, out: out() }, options);
+    const r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * (o.k_len ?? o.q_len));
+    check(this.raw.t5Buckets(o.q_len, o.k_len ?? o.q_len, o.bidirectional, o.num_buckets, o.max_distance, o.query_offset, r.address));
+    return r.finish();
   }
 
   /**
@@ -245,11 +280,11 @@ export class RelativeApi extends Core {
    * `relative_attention_bias` weight [num_buckets, num_heads] (HF `compute_bias` after its permute).
    */
   t5Bias(options: T5BiasOptions): Float32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.t5Bias(arrayOf('table', o.table, Float32Array), integer('num_buckets', o.num_buckets ?? 32),
-      integer('num_heads', o.num_heads), q, integer('k_len', o.k_len ?? q), booleanOr('bidirectional', o.bidirectional, true),
-      integer('max_distance', o.max_distance ?? 128), integer('query_offset', o.query_offset ?? 0)));
+    const o = parse('t5Bias', T5_BIAS, options);
+    const k = o.k_len ?? o.q_len, st = this.heap.call();
+    const pt = st.input('table', o.table, 'f32', o.num_buckets * o.num_heads), r = st.output<Float32Array>('out', o.out, 'f32', o.num_heads * o.q_len * k);
+    check(this.raw.t5Bias(pt, o.num_buckets, o.num_heads, o.q_len, k, o.bidirectional, o.max_distance, o.query_offset, r.address));
+    return r.finish();
   }
 
   /**
@@ -258,10 +293,10 @@ export class RelativeApi extends Core {
    * max_relative_positions > 0: |δ| ≤ position_buckets/2 stays, else sign(δ)·(⌈log(|δ|/mid)/log((max−1)/mid)·(mid−1)⌉ + mid).
    */
   debertaRelativePositions(options: DebertaPositionOptions): Int32Array {
-    const o = object('options', options);
-    const q = integer('q_len', o.q_len);
-    return check(this.raw.debertaRelativePositions(q, integer('k_len', o.k_len ?? q), integer('position_buckets', o.position_buckets ?? -1),
-      integer('max_relative_positions', o.max_relative_positions ?? -1)));
+    const o = parse('debertaRelativePositions', DEBERTA_RELATIVE_POSITIONS, options);
+    const k = o.k_len ?? o.q_len, r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * k);
+    check(this.raw.debertaRelativePositions(o.q_len, k, o.position_buckets, o.max_relative_positions, r.address));
+    return r.finish();
   }
 
   /**
@@ -270,10 +305,13 @@ export class RelativeApi extends Core {
    * c = clamp(δ(i, j) + span, 0, 2·span − 1). Accuracy: float32 dot products.
    */
   debertaScores(options: DebertaScoresOptions): DebertaScores {
-    const o = object('options', options);
-    return check(this.raw.debertaScores(arrayOf('q', o.q, Float32Array), arrayOf('k', o.k, Float32Array), optionalArray('pos_key', o.pos_key),
-      optionalArray('pos_query', o.pos_query), integer('seq', o.seq), integer('d', o.d), integer('position_buckets', o.position_buckets ?? -1),
-      integer('max_relative_positions', o.max_relative_positions ?? -1)));
+    const o = parse('debertaScores', DEBERTA_SCORES, options);
+    const span = o.position_buckets > 0 ? o.position_buckets : o.max_relative_positions;
+    if (span < 1) throw new PosencError(`max_relative_positions: must be >= 1 when position_buckets <= 0 (got ${o.max_relative_positions})`);
+    const st = this.heap.call(), n = o.seq * o.d, rel = 2 * Math.min(span, 2 ** 20) * o.d;
+    const pq = st.input('q', o.q, 'f32', n), pk = st.input('k', o.k, 'f32', n);
+    const pKey = st.optionalInput('pos_key', o.pos_key, 'f32', rel), pQuery = st.optionalInput('pos_query', o.pos_query, 'f32', rel);
+    return check(this.raw.debertaScores(pq, pk, pKey, pQuery, o.seq, o.d, o.position_buckets, o.max_relative_positions));
   }
 
   /**
@@ -282,8 +320,11 @@ export class RelativeApi extends Core {
    * TUPE's [CLS] untying is not included.
    */
   tupePositionScores(options: TupeOptions): Float32Array {
-    const o = object('options', options);
-    return check(this.raw.tupeScores(arrayOf('p', o.p, Float32Array), arrayOf('u_q', o.u_q, Float32Array), arrayOf('u_k', o.u_k, Float32Array),
-      integer('n', o.n), integer('d_model', o.d_model), integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim)));
+    const o = parse('tupePositionScores', TUPE_POSITION_SCORES, options);
+    const st = this.heap.call(), proj = o.d_model * o.heads * o.head_dim;
+    const pp = st.input('p', o.p, 'f32', o.n * o.d_model), pq = st.input('u_q', o.u_q, 'f32', proj), pk = st.input('u_k', o.u_k, 'f32', proj);
+    const r = st.output<Float32Array>('out', o.out, 'f32', o.heads * o.n * o.n);
+    check(this.raw.tupeScores(pp, pq, pk, o.n, o.d_model, o.heads, o.head_dim, r.address));
+    return r.finish();
   }
 }

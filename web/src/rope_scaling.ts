@@ -3,14 +3,16 @@
 import { Core } from './core.js';
 import { ropeFromConfigOf } from './config/rope_from_config.js';
 import type { ConfigRope, RopeFromConfig } from './config/rope_from_config.js';
-import { closest } from './config/suggest.js';
 import type { Llama3Bands, YarnCorrectionRange } from './raw.js';
 import { rawScaling } from './rope_config.js';
 import type { RopeScalingParams } from './rope_config.js';
-import { ropeInvFreqOf } from './rope.js';
-import type { RopeTableOptions } from './rope.js';
+import { WasmBuffer, intoOut } from './buffers.js';
+import { ropeInvFreqOf, tables } from './rope.js';
+import type { Out, RopeFrequencyOptions } from './rope.js';
+import { PosencError, check } from './validate.js';
 import type { Positions } from './validate.js';
-import { PosencError, arrayOf, check, finiteOr, integer, number, object, positionsArray } from './validate.js';
+import { any, array, bool, f64, int, num, optional, out, parse, positions } from './options.js';
+import type { Schema } from './options.js';
 
 export type { ConfigRope, Llama3Bands, RopeFromConfig, YarnCorrectionRange };
 
@@ -41,19 +43,24 @@ export interface RopeScalingOptions extends RopeScalingParams {
   seq_len?: number;
 }
 
-const SCALING_KEYS = ['rope_type', 'rope_theta', 'rotary_dim', 'partial_rotary_factor', 'factor', 'max_position_embeddings',
+const ROTARY_DIM: Schema = { head_dim: int(1, 8192), partial_rotary_factor: optional(num({ gt: 0, max: 1 })), rotary_pct: optional(num({ gt: 0, max: 1 })) };
+/** Options of the scaling dict (types checked by rope_config.ts's rawScaling, rotary_dim and seq_len here): keys known. */
+const scaling = (keys: string[]): Schema => Object.fromEntries(keys.map((k) => [k, k === 'rotary_dim' ? int(2, 8192)
+  : k === 'seq_len' ? num({ min: 0 }, 0) : optional(any())]));
+const SCALING = scaling(['rope_type', 'rope_theta', 'rotary_dim', 'partial_rotary_factor', 'factor', 'max_position_embeddings',
   'original_max_position_embeddings', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate',
-  'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor', 'seq_len'];
+  'short_factor', 'long_factor', 'low_freq_factor', 'high_freq_factor', 'seq_len']);
+const YARN_RANGE = scaling(['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'max_position_embeddings', 'beta_fast',
+  'beta_slow', 'truncate']);
+const LLAMA3_BANDS = scaling(['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor']);
+const DYNAMIC_BASE = scaling(['rotary_dim', 'rope_theta', 'factor', 'max_position_embeddings', 'seq_len']);
+const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
+const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions(), out: out() };
 
-/** The options object, with unknown keys rejected (a suggestion for a typo). */
-function known(method: string, options: unknown, keys: readonly string[]): Record<string, unknown> {
-  const o = object('options', options);
-  for (const k of Object.keys(o)) {
-    if (keys.includes(k)) continue;
-    const near = closest(k, keys);
-    throw new PosencError(`${method}: unknown option '${k}'${near ? ` (did you mean '${near}'?)` : ''}`);
-  }
-  return o;
+/** The options object as rawScaling reads it, after its keys and rotary_dim/seq_len are checked. */
+function scalingOf(method: string, schema: Schema, options: unknown): Record<string, unknown> {
+  const o = parse(method, schema, options);
+  return { ...(options as Record<string, unknown>), rotary_dim: o.rotary_dim, seq_len: o.seq_len };
 }
 
 /** RoPE context extension and the complex form. */
@@ -64,9 +71,11 @@ export class RopeScalingApi extends Core {
    * @throws PosencError if the factor is not in (0, 1] or the result is odd or < 2 (HF would round an odd one up).
    */
   rotaryDim(options: { head_dim: number; partial_rotary_factor?: number; rotary_pct?: number }): number {
-    const o = object('options', options);
-    const name = o.partial_rotary_factor === undefined && o.rotary_pct !== undefined ? 'rotary_pct' : 'partial_rotary_factor';
-    return check(this.raw.rotaryDimFor(integer('head_dim', o.head_dim), number(name, o[name] ?? 1)));
+    const o = parse('rotaryDim', ROTARY_DIM, options);
+    if (o.partial_rotary_factor !== undefined && o.rotary_pct !== undefined) {
+      throw new PosencError('rotary_pct: not allowed together with partial_rotary_factor (the same factor, GPT-NeoX name)');
+    }
+    return check(this.raw.rotaryDimFor(o.head_dim, o.partial_rotary_factor ?? o.rotary_pct ?? 1));
   }
 
   /**
@@ -92,8 +101,8 @@ export class RopeScalingApi extends Core {
    * result to {@link Posenc.ropeTablesScaled}.
    */
   ropeInvFreqScaled(options: RopeScalingOptions): ScaledInvFreq {
-    const o = known('ropeInvFreqScaled', options, SCALING_KEYS);
-    const r = check(this.raw.ropeInvFreqScaled(rawScaling(o), finiteOr('seq_len', o.seq_len, 0)));
+    const o = scalingOf('ropeInvFreqScaled', SCALING, options);
+    const r = check(this.raw.ropeInvFreqScaled(rawScaling(o), o.seq_len as number));
     return {
       inv_freq: r.invFreq, attention_scaling: r.attentionScaling, effective_base: r.effectiveBase, factor: r.factor,
       yarn_correction_range: r.yarn, llama3_bands: r.bands, longrope_factors: r.longropeFactors,
@@ -111,8 +120,7 @@ export class RopeScalingApi extends Core {
    */
   yarnCorrectionRange(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'original_max_position_embeddings' |
     'max_position_embeddings' | 'beta_fast' | 'beta_slow' | 'truncate'>): YarnCorrectionRange {
-    const o = known('yarnCorrectionRange', options, ['rotary_dim', 'rope_theta', 'original_max_position_embeddings',
-      'max_position_embeddings', 'beta_fast', 'beta_slow', 'truncate']);
+    const o = scalingOf('yarnCorrectionRange', YARN_RANGE, options);
     return check(this.raw.yarnCorrectionRange(rawScaling({ ...o, rope_type: 'yarn' })));
   }
 
@@ -126,8 +134,7 @@ export class RopeScalingApi extends Core {
    */
   llama3Bands(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'original_max_position_embeddings' |
     'low_freq_factor' | 'high_freq_factor'>): Llama3Bands {
-    const o = known('llama3Bands', options, ['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'low_freq_factor',
-      'high_freq_factor']);
+    const o = scalingOf('llama3Bands', LLAMA3_BANDS, options);
     return check(this.raw.llama3Bands(rawScaling({ ...o, rope_type: 'llama3' })));
   }
 
@@ -139,8 +146,8 @@ export class RopeScalingApi extends Core {
    * Options: rotary_dim, rope_theta (10000), factor, max_position_embeddings, seq_len (0).
    */
   dynamicNtkBase(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'factor' | 'max_position_embeddings'> & { seq_len?: number }): number {
-    const o = known('dynamicNtkBase', options, ['rotary_dim', 'rope_theta', 'factor', 'max_position_embeddings', 'seq_len']);
-    return check(this.raw.dynamicNtkBase(rawScaling({ ...o, rope_type: 'dynamic' }), finiteOr('seq_len', o.seq_len, 0)));
+    const o = scalingOf('dynamicNtkBase', DYNAMIC_BASE, options);
+    return check(this.raw.dynamicNtkBase(rawScaling({ ...o, rope_type: 'dynamic' }), o.seq_len as number));
   }
 
   /**
@@ -171,6 +178,7 @@ export class RopeScalingApi extends Core {
    * an unknown rope_type (the message lists the known ones). Keys that do not affect positions are ignored.
    */
   ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
+    parse('ropeFromConfig', { seq_len: int(0, 2 ** 40, 0) }, options);
     return ropeFromConfigOf(this.raw, config, options);
   }
 
@@ -178,10 +186,10 @@ export class RopeScalingApi extends Core {
    * cos/sin tables [positions, inv_freq.length] multiplied by attention_scaling (HF `cos = emb.cos() · attention_scaling`),
    * for {@link Posenc.ropeApplyTables}. Accuracy: float64 s·cos(pos·inv_i) rounded once — within 2 ulp for |pos| ≤ 2^20.
    */
-  ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: Positions }): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    return check(this.raw.ropeTablesScaled(arrayOf('inv_freq', o.inv_freq, Float64Array), number('attention_scaling', o.attention_scaling ?? 1),
-      positionsArray('positions', o.positions)));
+  ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: Positions; duplicate?: boolean;
+    out?: { cos: Out; sin: Out } }): { cos: Float32Array; sin: Float32Array } {
+    const o = parse('ropeTablesScaled', TABLES_SCALED, options);
+    return tables(this.raw, this.heap, o.inv_freq instanceof WasmBuffer ? o.inv_freq.array : o.inv_freq, o.attention_scaling, o);
   }
 
   /**
@@ -189,9 +197,9 @@ export class RopeScalingApi extends Core {
    * e^{j·pos·θ_i} as interleaved (re, im) float32 pairs (`torch.view_as_real` layout). With rotary_dim 8 and positions 3
    * it reproduces the seed's worked example (row 1: 0.5403+0.8415j, 0.9950+0.0998j, …).
    */
-  ropeFreqsCis(options: RopeTableOptions): Float32Array {
-    const o = object('options', options);
-    const inv = ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta);
-    return check(this.raw.ropeFreqsCis(inv, positionsArray('positions', o.positions)));
+  ropeFreqsCis(options: RopeFrequencyOptions & { positions: Positions; out?: Out }): Float32Array {
+    const o = parse('ropeFreqsCis', FREQS_CIS, options);
+    const pos = typeof o.positions === 'number' ? Float64Array.from({ length: o.positions }, (_, i) => i) : f64(o.positions);
+    return intoOut(this.heap, 'out', check(this.raw.ropeFreqsCis(ropeInvFreqOf(this.raw, o.rotary_dim, o.rope_theta), pos)), o.out);
   }
 }

@@ -1,7 +1,9 @@
 // The paper's sinusoidal absolute encoding (cpp/src/sinusoidal.cpp).
 import { Core } from './core.js';
+import { check } from './validate.js';
 import type { Positions } from './validate.js';
-import { check, integer, number, object, oneOf, positionsArray } from './validate.js';
+import { int, num, oneOf, out, parse, positions } from './options.js';
+import type { Out } from './rope.js';
 
 /**
  * Channel layout of the sinusoidal table.
@@ -20,7 +22,12 @@ export interface SinusoidalOptions {
   base?: number;
   /** Default `'interleaved'`. */
   layout?: SinusoidalLayout;
+  /** Where to write the [positions, d] table. Default: a new Float32Array. */
+  out?: Out;
 }
+
+const SINUSOIDAL = { positions: positions(), d: int(1, 8192), base: num({ gt: 0 }, 10000),
+  layout: oneOf(['interleaved', 'concatenated'], 'interleaved'), out: out() };
 
 export const SIN_LAYOUTS: Record<SinusoidalLayout, number> = { interleaved: 0, concatenated: 1 };
 
@@ -32,9 +39,12 @@ export class SinusoidalApi extends Core {
    * Accuracy: float64 angles rounded once; within 2 ulp of float64 for integer |pos| ≤ 2^20.
    */
   sinusoidal(options: SinusoidalOptions): Float32Array {
-    const o = object('options', options);
-    const pos = positionsArray('positions', o.positions);
-    return check(this.raw.sinusoidal(pos, pos.length, integer('d', o.d), number('base', o.base ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', SIN_LAYOUTS)));
+    const o = parse('sinusoidal', SINUSOIDAL, options);
+    const st = this.heap.call();
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length;
+    const pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
+    const r = st.output<Float32Array>('out', o.out, 'f32', n * o.d);
+    check(this.raw.sinusoidal(pPos, n, o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout], r.address));
+    return r.finish();
   }
 }

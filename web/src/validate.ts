@@ -15,75 +15,56 @@ export class PosencError extends Error {
   }
 }
 
+/**
+ * A value as shown in messages: short (≤ 80 characters) and by type — `'8' (a string)`, `NaN`, `2^40`,
+ * `8n (a BigInt)`, `a Float64Array of length 3`; never a whole array or `[object Object]`.
+ */
+export function show(v: unknown): string {
+  switch (typeof v) {
+    case 'number':
+      if (Number.isInteger(v) && Math.abs(v) >= 2 ** 20 && Number.isInteger(Math.log2(Math.abs(v)))) {
+        return `${v < 0 ? '-' : ''}2^${Math.log2(Math.abs(v))}`;
+      }
+      return String(v);
+    case 'string':
+      return `'${v.length > 40 ? `${v.slice(0, 37)}...` : v}' (a string)`;
+    case 'bigint': {
+      const s = String(v);
+      return `${s.length > 24 ? `${s.slice(0, 21)}...` : s}n (a BigInt)`;
+    }
+    case 'boolean':
+      return `${v} (a boolean)`;
+    case 'undefined':
+      return 'undefined';
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+  }
+  if (v === null) return 'null';
+  const o = v as { length?: unknown; constructor?: { name?: unknown } };
+  const name = typeof o.constructor?.name === 'string' && o.constructor.name !== 'Object' ? o.constructor.name : '';
+  const article = (w: string) => (/^[AEIOU]/i.test(w) ? 'an' : 'a');
+  const what = name === '' ? 'an object' : `${article(name)} ${name.slice(0, 30)}`;
+  return typeof o.length === 'number' ? `${what} of length ${show(o.length)}` : what;
+}
 
 export function check<T>(r: Raw<T>): T {
   if (typeof r === 'string') throw new PosencError(r);
   return r;
 }
 
-export function integer(name: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
-    throw new PosencError(`${name}: must be an integer (got ${String(v)})`);
-  }
-  if (Math.abs(v) > 2 ** 31 - 1) throw new PosencError(`${name}: must be an integer in [-2^31+1, 2^31-1] (got ${v})`);
-  return v;
-}
-
-export function number(name: string, v: unknown): number {
-  if (typeof v !== 'number') throw new PosencError(`${name}: must be a number (got ${typeof v})`);
-  return v;
-}
-
-export function oneOf<K extends string>(name: string, v: unknown, table: Record<K, number>): number {
-  if (typeof v !== 'string' || !Object.prototype.hasOwnProperty.call(table, v)) {
-    throw new PosencError(`${name}: must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${String(v)})`);
-  }
-  return table[v as K];
-}
-
-export function arrayOf<T extends Float32Array | Float64Array>(name: string, v: unknown, ctor: { new (a: ArrayLike<number>): T }): T {
-  if (v instanceof ctor) return v as T;
-  if (v == null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number') {
-    throw new PosencError(`${name}: must be a typed array or an array of numbers`);
-  }
-  return new ctor(v as ArrayLike<number>);
-}
-
-export function positionsArray(name: string, p: unknown): Float64Array {
-  if (typeof p === 'number') {
-    const n = integer(name, p);
-    if (n < 0 || n > 2 ** 20) throw new PosencError(`${name}: a count must be an integer in [0, 1048576] (got ${n})`);
-    return Float64Array.from({ length: n }, (_, i) => i);
-  }
-  return arrayOf(name, p, Float64Array);
-}
-
+/** An object (config.json values are read with it; methods' options go through the option schemas). */
 export function object(name: string, v: unknown): Record<string, unknown> {
-  if (v == null || typeof v !== 'object') throw new PosencError(`${name}: must be an options object`);
+  if (v === null || typeof v !== 'object') throw new PosencError(`${name}: must be an options object (got ${show(v)})`);
   return v as Record<string, unknown>;
 }
-
-export function writeOut(result: Float32Array, out: unknown): Float32Array {
-  if (out === undefined) return result;
-  if (!(out instanceof Float32Array)) throw new PosencError('out: must be a Float32Array');
-  if (out.length !== result.length) {
-    throw new PosencError(`out: length must equal the result's ${result.length} elements (got ${out.length})`);
-  }
-  out.set(result);
-  return out;
-}
-
-/** Like writeOut for a view of wasm memory (valid only until the next call): copied into `out` or a fresh array. */
-export function copyView(view: Float32Array, out: unknown): Float32Array {
-  return out === undefined ? view.slice() : writeOut(view, out);
-}
-
 
 /** A finite number (NaN/±∞ rejected), or `fallback` when v is undefined or null. */
 export function finiteOr(name: string, v: unknown, fallback: number): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v)) {
-    throw new PosencError(`${name}: must be a finite number (got ${typeof v === 'number' ? v : typeof v})`);
+    throw new PosencError(`${name}: must be a finite number (got ${show(v)})`);
   }
   return v;
 }
@@ -91,7 +72,7 @@ export function finiteOr(name: string, v: unknown, fallback: number): number {
 /** A boolean, or `fallback` when v is undefined or null. */
 export function booleanOr(name: string, v: unknown, fallback: boolean): boolean {
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') throw new PosencError(`${name}: must be a boolean (got ${typeof v})`);
+  if (typeof v !== 'boolean') throw new PosencError(`${name}: must be a boolean (got ${show(v)})`);
   return v;
 }
 
@@ -99,7 +80,7 @@ export function booleanOr(name: string, v: unknown, fallback: boolean): boolean 
 export function countOr(name: string, v: unknown, fallback: number): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 40) {
-    throw new PosencError(`${name}: must be an integer in [0, 2^40] (got ${String(v)})`);
+    throw new PosencError(`${name}: must be an integer in [0, 2^40] (got ${show(v)})`);
   }
   return v;
 }
@@ -107,11 +88,12 @@ export function countOr(name: string, v: unknown, fallback: number): number {
 /** An array (or typed array) of finite numbers, as Float64Array. */
 export function numberList(name: string, v: unknown): Float64Array {
   const ok = Array.isArray(v) || v instanceof Float64Array || v instanceof Float32Array;
-  if (!ok) throw new PosencError(`${name}: must be a list of numbers (got ${v === null ? 'null' : typeof v})`);
+  if (!ok) throw new PosencError(`${name}: must be a list of numbers (got ${show(v)})`);
   const a = v as ArrayLike<unknown>;
+  if (a.length > 2 ** 20) throw new PosencError(`${name}: length must be at most 2^20 (got ${show(a.length)})`);
   for (let i = 0; i < a.length; i++) {
     if (typeof a[i] !== 'number' || !Number.isFinite(a[i] as number)) {
-      throw new PosencError(`${name}: every entry must be a finite number (index ${i} is ${String(a[i])})`);
+      throw new PosencError(`${name}: every entry must be a finite number (index ${i} is ${show(a[i])})`);
     }
   }
   return Float64Array.from(a as ArrayLike<number>);
@@ -122,12 +104,7 @@ export function bytes(name: string, v: unknown): Uint8Array {
   if (v instanceof Uint8Array) return v;
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  throw new PosencError(`${name}: must be a Uint8Array or ArrayBuffer`);
-}
-
-/** Optional array: undefined/null stay null. */
-export function optionalArray(name: string, v: unknown): Float32Array | null {
-  return v == null ? null : arrayOf(name, v, Float32Array);
+  throw new PosencError(`${name}: must be a Uint8Array or ArrayBuffer (got ${show(v)})`);
 }
 
 /**
@@ -149,7 +126,7 @@ export function tableFromJsonValue(v: unknown): { rows: number; cols: number; da
     }
     for (let c = 0; c < cols; c++) {
       const x = row[c];
-      if (typeof x !== 'number' || !Number.isFinite(x)) throw new PosencError(`json: entry [${r}][${c}] must be a finite number (got ${String(x)})`);
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw new PosencError(`json: entry [${r}][${c}] must be a finite number (got ${show(x)})`);
       data[r * cols + c] = x;
     }
   }
@@ -160,7 +137,7 @@ export function tableFromJsonValue(v: unknown): { rows: number; cols: number; da
 export function seedOf(v: unknown): number {
   const seed = v ?? 0;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) {
-    throw new PosencError(`seed: must be an integer in [0, 2^53 - 1] (got ${String(seed)})`);
+    throw new PosencError(`seed: must be an integer in [0, 2^53 - 1] (got ${show(seed)})`);
   }
   return seed;
 }

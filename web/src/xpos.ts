@@ -1,9 +1,15 @@
 // xPos (cpp/src/xpos.cpp): RoPE with a per-pair exponential scale.
 import { Core } from './core.js';
-import { ROPE_LAYOUTS } from './rope.js';
-import type { QKShape } from './rope.js';
+import { QK_SHAPE, forRuns, qkShape, tableOutputs } from './rope.js';
+import type { Data, Out, QKShape } from './rope.js';
+import { check } from './validate.js';
 import type { Positions } from './validate.js';
-import { arrayOf, booleanOr, check, integer, number, object, oneOf, positionsArray, writeOut } from './validate.js';
+import { MAX_ELEMENTS, array, bool, int, int32, num, numbers, optional, out, parse, positions } from './options.js';
+import type { Schema } from './options.js';
+
+const XPOS: Schema = { downscale: bool(false), scale_base: num({ gt: 0 }, 512), gamma: num({ min: 0 }, 0.4), rope_theta: num({ gt: 0 }, 10000) };
+const XPOS_APPLY: Schema = { ...QK_SHAPE, ...XPOS, offset: int32(0) };
+const XPOS_TABLES: Schema = { ...XPOS, rotary_dim: int(2, 8192), positions: positions(), centred: optional(array(2 ** 20)), out: out() };
 
 /** Options of {@link Posenc.xposApply}. */
 export interface XposApplyOptions extends QKShape {
@@ -29,33 +35,39 @@ export interface XposTableOptions {
   scale_base?: number;
   gamma?: number;
   rope_theta?: number;
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
 }
 
 /** xPos (Sun et al. 2022, torchscale). */
 export class XposApi extends Core {
   /**
-   * xPos (torchscale `XPOS.forward(x, offset, downscale)`): RoPE at positions offset…offset+seq−1 (interleaved pairs
-   * by default, torchscale's `rotate_every_two`) with pair i scaled by ζ_i^(±c/scale_base),
+   * xPos (torchscale `XPOS.forward(x, offset, downscale)`): RoPE at positions offset…offset+seq−1 (pairs in `layout`,
+   * default `'half_split'` as everywhere; torchscale's `rotate_every_two` is `layout: 'interleaved'`) with pair i scaled by ζ_i^(±c/scale_base),
    * ζ_i = (2i + γ·d)/((1+γ)·d), γ = 0.4, scale_base 512, c = pos + ⌊−(seq+offset)/2⌋ (torchscale's centring);
    * + for queries, − for keys (`downscale: true`), so q·k depends only on the offset and decays with distance.
    * Accuracy: tables float64 ζ^e·cos rounded once (2 ulp); one float32 multiply-add per element.
    */
-  xposApply(x: ArrayLike<number>, options: XposApplyOptions): Float32Array {
-    const o = object('options', options);
-    const xs = arrayOf('x', x, Float32Array);
-    const r = check(this.raw.xposApply(xs, integer('seq', o.seq), integer('heads', o.heads ?? 1), integer('head_dim', o.head_dim),
-      integer('rotary_dim', o.rotary_dim ?? 0), integer('offset', o.offset ?? 0), booleanOr('downscale', o.downscale, false),
-      number('scale_base', o.scale_base ?? 512), number('gamma', o.gamma ?? 0.4), number('rope_theta', o.rope_theta ?? 10000),
-      oneOf('layout', o.layout ?? 'interleaved', ROPE_LAYOUTS)));
-    return writeOut(r, o.out);
+  xposApply(x: Data, options: XposApplyOptions): Float32Array {
+    const o = parse('xposApply', XPOS_APPLY, options);
+    const s = qkShape(o);
+    const st = this.heap.call();
+    const px = st.input('x', numbers('x', x, MAX_ELEMENTS), 'f32', s.count);
+    const r = st.output<Float32Array>('out', o.out, 'f32', s.count);
+    forRuns(s, false, (offset, seq, heads) => {
+      check(this.raw.xposApply(px + 4 * offset, r.address + 4 * offset, seq, heads, s.headDim, s.rotaryDim, o.offset, o.downscale,
+        o.scale_base, o.gamma, o.rope_theta, s.layout));
+    });
+    return r.finish();
   }
 
   /** xPos tables (scale folded into cos/sin) for explicit positions and centred positions; see {@link Posenc.xposApply}. */
   xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
-    const o = object('options', options);
-    const centred = o.centred == null ? null : arrayOf('centred', o.centred, Float64Array);
-    return check(this.raw.xposTables(integer('rotary_dim', o.rotary_dim), positionsArray('positions', o.positions), centred,
-      booleanOr('downscale', o.downscale, false), number('scale_base', o.scale_base ?? 512), number('gamma', o.gamma ?? 0.4),
-      number('rope_theta', o.rope_theta ?? 10000)));
+    const o = parse('xposTables', XPOS_TABLES, options);
+    const n = typeof o.positions === 'number' ? o.positions : o.positions.length, st = this.heap.call();
+    const pPos = typeof o.positions === 'number' ? 0 : st.input('positions', o.positions, 'f64', n);
+    const pCen = st.optionalInput('centred', o.centred, 'f64', n), r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
+    check(this.raw.xposTables(o.rotary_dim, pPos, pCen, n, o.downscale, o.scale_base, o.gamma, o.rope_theta, r.cos.address, r.sin.address));
+    return r.finish();
   }
 }

@@ -18,12 +18,14 @@ class Error : public std::invalid_argument {
 inline constexpr long long kMaxHeadDim = 8192;           ///< head_dim, rotary_dim, d_model
 inline constexpr long long kMaxSeqLen = 1LL << 20;        ///< sequence length / number of positions
 inline constexpr long long kMaxHeads = 1024;              ///< attention heads
-inline constexpr long long kMaxOutputElements = 1LL << 26;///< floats in one result (256 MiB)
+inline constexpr long long kMaxOutputElements = 1LL << 28;///< floats in one result written into a caller's buffer (1 GiB)
 inline constexpr double kMaxAbsPosition = 2147483647.0;   ///< |position id| (2^31 - 1)
 
 namespace detail {
 [[noreturn]] void fail(const char* param, const std::string& rule);
-/// Shortest round-trip decimal form of v ("%.17g"), for messages.
+/// v for messages, as the TS layer shows it: powers of two from 2^20 on as "2^k", else decimal.
+std::string format_int(long long v);
+/// Shortest round-trip decimal form of v ("%.17g"; integer powers of two ≥ 2^20 as "2^k"), for messages.
 std::string format_number(double v);
 void require_int_range(const char* param, long long v, long long lo, long long hi);
 void require_even(const char* param, long long v);

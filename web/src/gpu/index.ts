@@ -1,5 +1,5 @@
 // The WebGPU backend: asynchronous twins of the large wasm computations, with the wasm path as fallback.
-import type { AttentionOptions, Posenc, RopeLayout, RopeTableOptions, SinusoidalOptions } from '../index.js';
+import type { AttentionOptions, AttentionRope, Posenc, RopeLayout, RopeTableOptions, SinusoidalOptions } from '../index.js';
 import { PosencError } from '../validate.js';
 import { seededVector } from '../decay.js';
 import { scoresGpu } from './attention.js';
@@ -109,11 +109,11 @@ export class PosencGpu {
     const wasm = () => this.pe.ropeInnerProductSweep(o);
     const kEnd = (o.k_start ?? 0) + o.count;
     if (!isCount(o.count, MAX_COUNT) || typeof kEnd !== 'number' || Math.abs(kEnd) > 2 ** 31 - 1) return this.wasm(wasm, { signal, progress });
-    this.pe.ropeInnerProductSweep({ ...o, count: 0 });  // the wasm method's validation, on a zero-length twin
+    this.pe.ropeInnerProductSweep({ ...o, count: 0, out: undefined });  // the wasm method's validation, on a zero-length twin
     const d = o.head_dim, rot = o.rotary_dim ?? d, seed = o.seed ?? 0;
     const vec = (v: SweepVector, tag: number) => v === 'ones' ? new Float32Array(d).fill(1) : v === 'random' ? seededVector(seed, tag, d) : Float32Array.from(v);
     const inputs = {
-      q: vec(o.q, 0x51), k: vec(o.k, 0x4b), head_dim: d, rotary_dim: rot, interleaved: (o.layout ?? 'interleaved') === 'interleaved',
+      q: vec(o.q, 0x51), k: vec(o.k, 0x4b), head_dim: d, rotary_dim: rot, interleaved: (o.layout ?? 'half_split') === 'interleaved',
       inv_freq: o.inv_freq !== undefined ? Float64Array.from(o.inv_freq) : this.pe.ropeInvFreq({ rotary_dim: rot, rope_theta: o.rope_theta }),
       q_position: o.q_position ?? 0, k_start: o.k_start ?? 0, count: o.count,
     };
@@ -128,7 +128,7 @@ export class PosencGpu {
     const { signal, progress, ...o } = options;
     const wasm = () => this.pe.ropeTables(o);
     if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.rotary_dim / 2, MAX_FLOATS)) return this.wasm(wasm, { signal, progress });
-    this.pe.ropeTables({ ...o, positions: 0 });  // validation twin
+    this.pe.ropeTables({ ...o, positions: 0, out: undefined });  // validation twin
     const inv = this.pe.ropeInvFreq({ rotary_dim: o.rotary_dim, rope_theta: o.rope_theta });
     const n = o.positions;
     return this.run('tables', n * inv.length, (ctx, ctl) => ropeTablesGpu(ctx, inv, 1, n, ctl), wasm, { signal, progress });
@@ -157,7 +157,7 @@ export class PosencGpu {
     const { signal, progress, ...o } = options;
     const wasm = () => this.pe.sinusoidal(o);
     if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.d, MAX_FLOATS)) return this.wasm(wasm, { signal, progress });
-    this.pe.sinusoidal({ ...o, positions: 0 });  // validation twin
+    this.pe.sinusoidal({ ...o, positions: 0, out: undefined });  // validation twin
     const n = o.positions, d = o.d, base = o.base ?? 10000, concatenated = o.layout === 'concatenated';
     return this.run('sinusoidal', n * Math.ceil(d / 2), (ctx, ctl) => sinusoidalGpu(ctx, n, d, base, concatenated, ctl), wasm, { signal, progress });
   }
@@ -171,19 +171,22 @@ export class PosencGpu {
     const { signal, progress, ...o } = options;
     const wasm = () => this.pe.attentionScores(o);
     const seq = o.seq, d = o.head_dim;
-    const fits = isCount(seq, 8192) && isCount(d, 8192) && o.q?.length === seq * d && o.k?.length === seq * d &&
+    // one head of plain arrays with RoPE settings (not wasm buffers, batches or a scaled `rope`): else wasm does it
+    const plain = (v: unknown): v is ArrayLike<number> => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+    const fits = isCount(seq, 8192) && isCount(d, 8192) && plain(o.q) && plain(o.k) && o.q.length === seq * d && o.k.length === seq * d &&
+      (o.heads ?? 1) === 1 && (o.batch ?? 1) === 1 && !(o.rope != null && typeof o.rope === 'object' && 'inv_freq' in o.rope) &&
       (o.out === undefined || (o.out instanceof Float32Array && o.out.length === seq * seq));
-    if (!fits) return this.wasm(wasm, { signal, progress });
+    if (!fits || !plain(o.q) || !plain(o.k)) return this.wasm(wasm, { signal, progress });
     // the wasm method's validation, on a one-row twin
     this.pe.attentionScores({ ...o, seq: 1, q: Array.prototype.slice.call(o.q, 0, d), k: Array.prototype.slice.call(o.k, 0, d), out: undefined });
-    const rope = o.rope == null || (o.rope as unknown) === false ? null : o.rope;
+    const rope = o.rope == null || (o.rope as unknown) === false ? null : o.rope as AttentionRope;
     const rot = rope?.rotary_dim || d;
     const inputs = {
       q: Float32Array.from(o.q), k: Float32Array.from(o.k), seq, head_dim: d, causal: Boolean(o.causal), softmax: o.softmax !== false,
       rope: rope && { inv_freq: this.pe.ropeInvFreq({ rotary_dim: rot, rope_theta: rope.rope_theta }), rotary_dim: rot,
         interleaved: rope.layout === 'interleaved' },
     };
-    return this.run('scores', seq * seq * d, (ctx, ctl) => scoresGpu(ctx, inputs, ctl, o.out), wasm, { signal, progress });
+    return this.run('scores', seq * seq * d, (ctx, ctl) => scoresGpu(ctx, inputs, ctl, o.out as Float32Array | undefined), wasm, { signal, progress });
   }
 
   // ------------------------------------------------------------------------------------------------------ policy
