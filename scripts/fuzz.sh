@@ -6,6 +6,7 @@
 #   npm run fuzz                         the long run: 600 s per libFuzzer target, 10^6 API calls
 #   FUZZ_SECONDS=120 FUZZ_CALLS=20000 bash scripts/fuzz.sh    a shorter one
 #   FUZZ_TARGETS="npy safetensors"  FUZZ_SEED=7  FUZZ_JS=0 (skip the JS fuzzer)  FUZZ_BUILD_ONLY=1
+#   FUZZ_GATE=hang,wasm_trap  (the JS outcome categories that fail the run; default: every defect category)
 # Findings (crash inputs) land in build/fuzz/findings/<target>/; reproduce with build/fuzz/<target> <file>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ CALLS=${FUZZ_CALLS:-1000000}
 SEED=${FUZZ_SEED:-1}
 TARGETS=${FUZZ_TARGETS:-$(cd tests/fuzz && ls *.cpp | sed 's/\.cpp$//' | tr '\n' ' ')}
 OUT=build/fuzz
-CXX=${CXX_FUZZ:-$(command -v clang++-16 || command -v clang++-14 || command -v clang++ || true)}
+CXX=${CXX_FUZZ:-$(command -v clang++ || true)}  # Debian bookworm: clang 14 with libclang-rt-14-dev (libFuzzer)
 [ -n "$CXX" ] || { echo "[fuzz] clang++ not found: run scripts/setup.sh (Debian clang, libclang-rt-dev)" >&2; exit 1; }
 XSIMD=build/_deps/apt-trixie/root/usr/include
 FLAGS=(-std=c++17 -O1 -g -fno-omit-frame-pointer -ffp-contract=off -DPOSENC_SIMD=1 -Icpp/include -isystem "$XSIMD"
@@ -62,10 +63,13 @@ done
 libfuzzer_json="[$(IFS=,; echo "${results[*]}")]"
 
 js_json=null
+if [ "${FUZZ_JS:-1}" = 1 ] && [ ! -f dist/index.js ]; then
+  echo "[fuzz] dist/index.js missing: run npm run build first (the JS fuzzer calls the built package)" >&2; exit 1
+fi
 if [ "${FUZZ_JS:-1}" = 1 ]; then
   echo "[fuzz] JS API: $CALLS calls, seed $SEED"
   set +e
-  node tests/fuzz/api.mjs --calls "$CALLS" --seed "$SEED" --report "$OUT/api-report.json"
+  node tests/fuzz/api.mjs --calls "$CALLS" --seed "$SEED" --report "$OUT/api-report.json" ${FUZZ_GATE+--gate "$FUZZ_GATE"}
   [ $? = 0 ] || status=1
   set -e
   js_json=$(cat "$OUT/api-report.json" 2>/dev/null || echo null)

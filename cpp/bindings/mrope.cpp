@@ -62,11 +62,12 @@ val mrope_position_ids_js(val input_ids, val image_grid, val video_grid, val sec
   });
 }
 
-val axial2d_tables_js(int rotary_dim, double theta, std::uintptr_t ph, std::uintptr_t pw, int n, std::uintptr_t cos_out,
-                      std::uintptr_t sin_out) {
+val axial2d_tables_js(int rotary_dim, double theta, std::uintptr_t ph, std::uintptr_t pw, int n, int variant,
+                      std::uintptr_t cos_out, std::uintptr_t sin_out) {
   return guarded([&] {
+    detail::require_int_range("variant", variant, 0, 1);
     axial2d_tables(rotary_dim, theta, at<const double>(ph), at<const double>(pw), static_cast<std::size_t>(n), at<float>(cos_out),
-                   at<float>(sin_out));
+                   at<float>(sin_out), static_cast<Axial2dVariant>(variant));
     return val::undefined();
   });
 }

@@ -68,20 +68,19 @@ std::vector<float> table_similarity(const float* table, int rows, int cols, Simi
   if (kind != Similarity::cosine && kind != Similarity::dot) detail::fail("metric", "must be cosine or dot");
   const std::size_t R = static_cast<std::size_t>(rows), C = static_cast<std::size_t>(cols);
   std::vector<float> s(R * R);
-  kernels::dot_rows_simd(table, R, table, R, C, 1.f, s.data());
-  if (kind == Similarity::cosine) {
-    std::vector<double> norm(R);
-    for (std::size_t r = 0; r < R; ++r) {
-      double a = 0;
-      for (std::size_t c = 0; c < C; ++c) a += double(table[r * C + c]) * table[r * C + c];
-      norm[r] = std::sqrt(a);
-    }
-    for (std::size_t a = 0; a < R; ++a)
-      for (std::size_t b = 0; b < R; ++b) {
-        const double den = norm[a] * norm[b];
-        s[a * R + b] = den > 0 ? static_cast<float>(double(s[a * R + b]) / den) : 0.f;
-      }
+  if (kind == Similarity::dot) {
+    kernels::dot_rows_simd(table, R, table, R, C, 1.f, s.data());
+    return s;
   }
+  // Cosine: the rows scaled to unit length first (float64 norms), so no product can overflow whatever the values.
+  std::vector<float> unit(R * C, 0.f);
+  for (std::size_t r = 0; r < R; ++r) {
+    double a = 0;
+    for (std::size_t c = 0; c < C; ++c) a += double(table[r * C + c]) * table[r * C + c];
+    if (a > 0 && std::isfinite(a))
+      for (std::size_t c = 0; c < C; ++c) unit[r * C + c] = static_cast<float>(table[r * C + c] / std::sqrt(a));
+  }
+  kernels::dot_rows_simd(unit.data(), R, unit.data(), R, C, 1.f, s.data());
   return s;
 }
 }  // namespace posenc

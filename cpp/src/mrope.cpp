@@ -56,7 +56,7 @@ void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>&
 }
 
 void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, const double* pos_w, std::size_t n,
-                    float* cos_out, float* sin_out) {
+                    float* cos_out, float* sin_out, Axial2dVariant variant) {
   detail::require_int_range("rotary_dim", rotary_dim, 4, kMaxHeadDim);
   if (rotary_dim % 4 != 0)
     detail::fail("rotary_dim", "must be a multiple of 4 for 2D axial RoPE (got " + std::to_string(rotary_dim) + ")");
@@ -66,10 +66,15 @@ void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, cons
   detail::require_positions("positions_h", pos_h, n);
   detail::require_positions("positions_w", pos_w, n);
   const std::size_t q = static_cast<std::size_t>(rotary_dim / 4), half = 2 * q;
-  std::vector<double> phi(q);
-  for (std::size_t k = 0; k < q; ++k) phi[k] = std::pow(rope_theta, -2.0 * double(k) / double(rotary_dim / 2));
-  kernels::angle_tables_simd(phi.data(), q, pos_h, n, 1.0, cos_out, sin_out, half);
-  kernels::angle_tables_simd(phi.data(), q, pos_w, n, 1.0, cos_out + q, sin_out + q, half);
+  // h: θ_{2k} = b^(−4k/d) (both variants); w: θ_{2k} (Qwen2-VL) or θ_{2k+1} (Pixtral)
+  const int w_shift = variant == Axial2dVariant::pixtral ? 1 : 0;
+  std::vector<double> phi_h(q), phi_w(q);
+  for (std::size_t k = 0; k < q; ++k) {
+    phi_h[k] = std::pow(rope_theta, -2.0 * double(2 * k) / double(rotary_dim));
+    phi_w[k] = std::pow(rope_theta, -2.0 * double(2 * k + w_shift) / double(rotary_dim));
+  }
+  kernels::angle_tables_simd(phi_h.data(), q, pos_h, n, 1.0, cos_out, sin_out, half);
+  kernels::angle_tables_simd(phi_w.data(), q, pos_w, n, 1.0, cos_out + q, sin_out + q, half);
 }
 
 void axial2d_grid(int grid_h, int grid_w, std::vector<double>& pos_h, std::vector<double>& pos_w) {

@@ -259,5 +259,5 @@ TEST_CASE("Scheme sizes are checked before anything is sized by them (fuzz findi
   s.num_buckets = -2;
   const auto a = text_qkv("a b", 1, 8, 0);
   CHECK(testutil::error_of([&] { attention(a.q.data(), a.k.data(), a.v.data(), 2, 1, 8, s, false, 0); })
-            .rfind("scheme.num_buckets: must be an integer in [2, 1048576] (got -2)", 0) == 0);
+            .rfind("scheme.num_buckets: must be an integer in [2, 2^20] (got -2)", 0) == 0);
 }

@@ -332,3 +332,15 @@ TEST_CASE("Table files are checked from their first bytes, before any copy (issu
   CHECK_THROWS_WITH(safetensors_check_header(st.data(), sl, huge, nullptr),
                     Catch::StartsWith("safetensors: data bytes [24, 1899999935) of 1899999935 belong to no tensor"));
 }
+
+TEST_CASE("Cosine similarity is finite for any finite table (issue 15)") {
+  // Rows of 3e37: their float32 dot products overflowed to ∞ and the cosine became ∞/∞ = NaN.
+  const std::vector<float> t{3e37f, 3e37f, 3e37f, -3e37f, 1e-30f, 0.f, 0.f, 0.f};
+  const auto c = table_similarity(t.data(), 4, 2, Similarity::cosine);
+  for (float x : c) CHECK(std::isfinite(x));
+  CHECK(c[0] == Approx(1.0).margin(kCosineAbs));        // row 0 with itself
+  CHECK(c[1] == Approx(0.0).margin(kCosineAbs));        // (1, 1) ⟂ (1, −1)
+  CHECK(c[2] == Approx(std::sqrt(0.5)).margin(kCosineAbs));  // (1, 1) · (1, 0)
+  CHECK(c[10] == Approx(1.0).margin(kCosineAbs));       // a tiny row is still a direction
+  CHECK(c[15] == 0.f);                                   // a zero row gives 0
+}

@@ -193,3 +193,24 @@ TEST_CASE("M-RoPE position ids reject mismatched grids and token runs") {
   CHECK(error_of([&] { mrope_position_ids(ids, {{1, 3, 4}}, {}, {}, qwen()); }).rfind("image_grid_thw[0]: h and w", 0) == 0);
   CHECK(error_of([&] { mrope_position_ids(ids, {{1, 4, 4}}, {{1, 2, 2}}, {1, 2}, qwen()); }).rfind("second_per_grid_ts:", 0) == 0);
 }
+
+TEST_CASE("2D axial RoPE, Pixtral's variant: h on θ_0, θ_2, …, w on θ_1, θ_3, … of one spectrum") {
+  // Pixtral-12B vision: head_dim 64, rope_theta 10000
+  const int d = 64;
+  const double h[2] = {0, 5}, w[2] = {3, 7};
+  std::vector<float> c(2 * 32), s(c.size());
+  axial2d_tables(d, 1e4, h, w, 2, c.data(), s.data(), Axial2dVariant::pixtral);
+  double worst = 0;
+  for (int p = 0; p < 2; ++p)
+    for (int i = 0; i < 32; ++i) {
+      const int j = i < 16 ? 2 * i : 2 * (i - 16) + 1;  // spectrum index
+      const double a = (i < 16 ? h[p] : w[p]) * std::pow(1e4, -2.0 * j / d);
+      worst = std::max({worst, testutil::ulp_error(c[p * 32 + i], std::cos(a)), testutil::ulp_error(s[p * 32 + i], std::sin(a))});
+    }
+  CHECK(worst <= kTableUlps);
+  // the h half equals Qwen2-VL's, the w half does not
+  std::vector<float> cq(c.size()), sq(c.size());
+  axial2d_tables(d, 1e4, h, w, 2, cq.data(), sq.data());
+  for (int i = 0; i < 16; ++i) CHECK(c[32 + i] == cq[32 + i]);
+  CHECK(c[32 + 17] != cq[32 + 17]);
+}

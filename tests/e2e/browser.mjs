@@ -9,7 +9,8 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run'
 /**
  * Starts the server and the browser and opens `path`; returns {page, url, base, errors, open, close}.
  * errors collects console errors, page errors (unhandled exceptions and rejections) of every page opened;
- * open(path, viewport, options) opens another page in the same browser and waits until it is ready.
+ * open(path, viewport, options) opens another page in the same browser and waits until it is ready
+ * (body[data-ready] = options.ready ?? 'true').
  */
 export async function openPage(path = '/', viewport = { width: 1100, height: 1400 }, options = {}) {
   const server = await serve(0);
@@ -22,7 +23,7 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${base}${p}`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 }).catch((e) => { throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`); });
+    await page.waitForSelector(`body[data-ready="${o.ready ?? 'true'}"]`, { timeout: 30000 }).catch((e) => { throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`); });
     return page;
   };
   const page = await open(path);

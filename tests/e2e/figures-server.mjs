@@ -9,14 +9,17 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'";
 
 /**
- * Serves `mounts` ({'/prefix/': folder}) and `pages` ({'/path': html}); `headers(path)` adds response headers.
+ * Serves `mounts` ({'/prefix/': folder}), `pages` ({'/path': html}) and `files` ({'/path.css': text}); `headers(path)`
+ * adds response headers.
  * Resolves to {server, origin}.
  */
-export function serveStatic({ mounts = {}, pages = {}, headers = () => ({}) }) {
+export function serveStatic({ mounts = {}, pages = {}, files = {}, headers = () => ({}) }) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     const h = { 'cache-control': 'no-cache', ...headers(path) };
+    if (path === '/favicon.ico') { res.writeHead(204).end(); return; }
     if (pages[path] !== undefined) { res.writeHead(200, { 'content-type': TYPES['.html'], ...h }).end(pages[path]); return; }
+    if (files[path] !== undefined) { res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/plain', ...h }).end(files[path]); return; }
     for (const [prefix, dir] of Object.entries(mounts)) {
       if (!path.startsWith(prefix)) continue;
       const root = resolve(dir), file = join(root, path.slice(prefix.length));

@@ -119,3 +119,18 @@ test('Chromium with --enable-unsafe-webgpu: a (SwiftShader) adapter, the GPU bac
     assert.ok(worst <= tol[i], `${WORK[i][0]}: ${worst} > ${tol[i]}`);
   }
 });
+
+test('the site\'s long decay sweep runs through pe.gpu and its figure says which backend computed it (wasm here: no adapter)', async () => {
+  const { openPage } = await import('./browser.mjs');
+  const { page, errors, close } = await openPage('/');
+  try {
+    await page.$eval('#rope-decay', (el) => el.scrollIntoView());
+    await page.waitForFunction(() => document.querySelector('#rope-decay')?.shadowRoot?.querySelector('.status')?.dataset.state === 'done', null, { timeout: 60000 });
+    const status = await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').textContent);
+    assert.match(status, /distances × \d+ curve\(s\) in \d+ ms · wasm$/);
+    // only this figure's errors: other sections' page errors are the site tests' business
+    assert.deepEqual(errors.filter((e) => /gpu|decay|sweep/i.test(e)), []);
+  } finally {
+    await close();
+  }
+});

@@ -1,12 +1,17 @@
-// End to end: the built site in headless Chromium under the server's strict CSP. For every section: it renders,
-// an interaction changes the figure, and a displayed number equals what the posenc package computes here in Node.
-// Then: the language switch, a URL that restores a view, phone width, no console errors. Screenshots: test-results/.
+// End to end: the built site in headless Chromium under the server's strict CSP. Every figure is a <posenc-figure>
+// from the package: for each section an interaction changes the figure, and a number it shows equals what the posenc
+// package computes here in Node. Then the site's defects of issue 12 that concern figures (one test each), the
+// language switch, URL state and permalinks, the Embed panel, embed.html in an iframe, the gallery, phone width,
+// contrast, and no console errors. Screenshots: test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import init from 'posenc';
+import { figureNames } from 'posenc/figures';
 import { openPage, settled } from './browser.mjs';
-import { randomRows, tokensQK } from '../../web/site/tasks.js';
+import { csvRows } from './csv.mjs';
+import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
+import { series } from '../../web/src/figures/blocks/colormap.js';
 
 const shots = new URL('../../test-results/', import.meta.url);
 mkdirSync(shots, { recursive: true });
@@ -17,15 +22,28 @@ let ctx, page;
 before(async () => { ctx = await openPage(); page = ctx.page; });
 after(async () => { await ctx?.close(); });
 
-// ── helpers ──
-const shown = (id, p = page) => p.$eval(`#${id}`, (el) => Number(el.dataset.value));
+// ── helpers: figures are <posenc-figure id="NAME"> ──
 const close = (a, b, rel = 1e-6) => Math.abs(a - b) <= rel * Math.max(1, Math.abs(b));
-/** A fingerprint of a figure's pixels (heatmap, curves or SVG). */
-const pixels = (id, p = page) => p.$eval(`#${id}`, (el) => {
-  const c = el.shadowRoot.querySelector('canvas');
-  return c ? c.toDataURL() : el.shadowRoot.querySelector('svg').innerHTML;
-});
-const renders = (id) => page.$eval(`#${id}`, (el) => el.renderCount);
+/** Scrolls figure `id` into view and waits until its current state is painted ('ok' or the error message). */
+const ready = (id, p = page) => p.locator(`#${id}`).evaluate(async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
+const readout = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => Number(el.shadowRoot.querySelector(`output[data-id="${r}"]`)?.dataset.value ?? NaN), rid);
+const readoutText = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => el.shadowRoot.querySelector(`output[data-id="${r}"]`).textContent, rid);
+const block = (id, pid) => `#${id} >> [data-panel="${pid}"]`;
+/** A fingerprint of a panel's pixels (canvas) or shapes (plane). */
+const pixels = (id, pid, p = page) => p.$eval(`#${id}`, (el, pp) => {
+  const b = el.shadowRoot.querySelector(`[data-panel="${pp}"]`), c = b.shadowRoot.querySelector('canvas');
+  return c ? c.toDataURL() : b.shadowRoot.querySelector('svg').innerHTML;
+}, pid);
+/** Sets a figure parameter through its own control (as a reader does) and waits for the repaint. */
+async function control(id, name, value, p = page) {
+  await p.$eval(`#${id}`, (el, [n, v]) => {
+    const c = el.shadowRoot.querySelector(`[name="${n}"]`);
+    if (c.type === 'checkbox') c.checked = v; else c.value = String(v);
+    c.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  }, [name, value]);
+  return ready(id, p);
+}
+const shown = (id, p = page) => p.$eval(`#${id}`, (el) => Number(el.dataset.value));
 async function set(id, value, p = page) {
   await p.$eval(`#${id}`, (el, v) => {
     if (el.type === 'checkbox') el.checked = v; else el.value = String(v);
@@ -35,50 +53,74 @@ async function set(id, value, p = page) {
   await settled(p);
 }
 const shoot = (section) => page.locator(`#${section}`).screenshot({ path: shotPath(section) });
-/** Ink (non-background pixels) fraction of a heatmap: proves it was painted. */
-const ink = (id) => page.$eval(`#${id}`, (el) => {
-  const c = el.shadowRoot.querySelector('canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-  return n / (d.length / 4);
-});
+const csv = (id) => page.$eval(`#${id}`, (el) => el.toCSV());
+/** WCAG contrast ratio of two #rrggbb colours. */
+/** Removes the expected console error matching `re` from the collected errors (waiting up to 2 s for it). */
+async function expectError(re) {
+  for (let t = 0; t < 40 && !ctx.errors.some((e) => re.test(e)); t++) await new Promise((r) => setTimeout(r, 50));
+  const i = ctx.errors.findIndex((e) => re.test(e));
+  assert.ok(i >= 0, `console.error ${re}`);
+  ctx.errors.splice(i, 1);
+}
+function contrast(a, b) {
+  const lum = (h) => { const c = [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const [x, y] = [lum(a), lum(b)].sort((u, v) => v - u);
+  return (x + 0.05) / (y + 0.05);
+}
 
-test('loads the wasm SIMD build in the worker, KaTeX rendered, no section errors', async () => {
-  assert.equal(await page.$eval('#build-info', (el) => el.dataset.simd), 'true');
+test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that paints, no section errors', async () => {
   assert.ok(await page.$$eval('.katex', (els) => els.length) > 20);
+  const ids = await page.$$eval('main posenc-figure', (els) => els.map((e) => e.id));
+  assert.deepEqual([...ids].sort(), [...figureNames].sort(), 'the page places every figure of the package, each once');
+  for (const id of ids) assert.equal(await ready(id), 'ok', id);
+  assert.equal(await page.$eval('#permutation', (el) => el.engine), 'worker');
   assert.deepEqual(await page.$$eval('.error', (els) => els.filter((e) => !e.hidden).map((e) => e.textContent)), []);
   await page.screenshot({ path: shotPath('page-top') });
 });
 
-test('1 · permutation: only permuted without PE, changed with RoPE; hover value = API', async () => {
-  assert.ok(await shown('s1-diff') <= 1e-6);
-  assert.deepEqual(await page.$eval('#s1-b', (el) => el.rowLabels), ['老鼠', '抓', '猫']);
-  const before = await pixels('s1-b');
-  await set('s1-rope', true);
-  assert.ok(await shown('s1-diff') > 1e-3);
-  assert.notEqual(await pixels('s1-b'), before);
-  await set('s1m-seq', 24);
-  assert.equal(await page.$eval('#s1m-map', (el) => el.rows), 24);
-  await page.locator('#s1m-map').scrollIntoViewIfNeeded();
-  const p = await page.$eval('#s1m-map', (el) => el.cellCentre(3, 5));
+test('1 · permutation: only permuted without PE, changed with RoPE; colour scale fitted to the scores (defect 6); hover = API', async () => {
+  assert.equal(await ready('permutation'), 'ok');
+  assert.ok(await readout('permutation', 'diff') <= 1e-6);
+  assert.deepEqual(await page.$eval(block('permutation', 'b'), (el) => el.rowLabels), ['老鼠', '抓', '猫']);
+  // defect 6: the colour scale spans the scores, not a fixed 0…1 where the differences vanish
+  const a = pe.textQK({ text: '猫 抓 老鼠', head_dim: 16, seed: 0 }), s = pe.attentionScores({ q: a.q, k: a.k, seq: 3, head_dim: 16 });
+  const range = await page.$eval(block('permutation', 'a'), (el) => el.range);
+  assert.deepEqual(range, [Math.min(...s), Math.max(...s)]);
+  const before = await pixels('permutation', 'b');
+  assert.equal(await control('permutation', 'rope', true), 'ok');
+  assert.ok(await readout('permutation', 'diff') > 1e-3);
+  assert.notEqual(await pixels('permutation', 'b'), before);
+  assert.equal(await control('attention', 'seq', 24), 'ok');
+  assert.equal(await page.$eval(block('attention', 'map'), (el) => el.rows), 24);
+  const p = await page.$eval(block('attention', 'map'), (el) => el.cellCentre(3, 5));
   await page.mouse.move(p.x, p.y);
-  const text = await page.inputValue('#s1m-text');
-  const { q, k } = tokensQK(pe, text, 24, 32);
-  const s = pe.attentionScores({ q, k, seq: 24, head_dim: 32, rope: { rope_theta: 10000 } });
-  assert.equal(await shown('s1m-hover'), s[3 * 24 + 5]);
+  const { q, k } = tokensQK(pe, 'the cat chased the mouse and the mouse ran under the old table', 24, 32);
+  const ref = pe.attentionScores({ q, k, seq: 24, head_dim: 32, rope: { rope_theta: 10000 } });
+  assert.equal(await page.$eval(block('attention', 'map'), (el) => el.hovered.value), ref[3 * 24 + 5]);
   await shoot('s1');
 });
 
-test('2 · absolute: similarity numbers = API, shift is rotation, learned table from a file', async () => {
-  assert.ok(await ink('s2-table') > 0.3);
-  const sinus = pe.sinusoidal({ positions: 64, d: 32 });
-  const sim = pe.tableSimilarity({ rows: 64, cols: 32, data: sinus }, { metric: 'dot' });
-  assert.ok(close(await shown('s2-pij'), sim[5 * 64 + 12]));
-  assert.ok(close(await shown('s2-pijs'), sim[25 * 64 + 32]));
+test('2 · absolute: similarity = API, exact longest wavelength (defect 17), the shift check reacts to its inputs (defect 1), learned table', async () => {
+  assert.equal(await ready('sinusoidal'), 'ok');
+  const sim = pe.tableSimilarity({ rows: 64, cols: 32, data: pe.sinusoidal({ positions: 64, d: 32 }) }, { metric: 'dot' });
+  assert.ok(close(await readout('sinusoidal', 'pij'), sim[5 * 64 + 12]));
+  assert.ok(close(await readout('sinusoidal', 'pijs'), sim[25 * 64 + 32]));
+  const inv = pe.ropeInvFreq({ rotary_dim: 32, rope_theta: 10000 });
+  assert.equal(await readout('sinusoidal', 'longest'), (2 * Math.PI) / inv[15]);
+  assert.match(await readoutText('sinusoidal', 'longest'), /0\.5623 × 2π·10000/, 'not "2π·10000": the exact value for d = 32');
+  // defect 1: pos and k are in a form and drive the check
+  await settled(page);
   assert.ok(await shown('s2-shift') < 1e-5);
-  const before = await pixels('s2-table');
-  await set('s2-layout', 'concatenated');
-  assert.notEqual(await pixels('s2-table'), before);
-  assert.ok(await shown('s2-shift') < 1e-5, 'concatenated: also a rotation');
+  const moved = await page.$eval('#s2-shift-vec', (el) => el.dataset.moved);
+  await set('s2-pos', 30);
+  assert.notEqual(await page.$eval('#s2-shift-vec', (el) => el.dataset.moved), moved, 'a new position moves a new vector');
+  assert.ok(await shown('s2-shift') < 1e-5);
+  const before = await pixels('sinusoidal', 'table');
+  assert.equal(await control('sinusoidal', 'layout', 'concatenated'), 'ok');
+  assert.notEqual(await pixels('sinusoidal', 'table'), before);
+  await settled(page);
+  assert.ok(await shown('s2-shift') < 1e-5, 'concatenated: also a rotation (the check follows the figure’s layout)');
+  assert.ok(await readout('multiplicative', 'rec') < 1e-4);
   // A learned table as JSON: 10 positions × 4.
   const rows = Array.from({ length: 10 }, (_, p) => [p, Math.sin(p), 1 / (p + 1), (-1) ** p]);
   await page.setInputFiles('#s2l-file', { name: 'table.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
@@ -91,72 +133,83 @@ test('2 · absolute: similarity numbers = API, shift is rotation, learned table 
   assert.equal(await shown('s2l-lookup'), pe.tableLookup(table, { positions: [70], clamp: true })[0]);
   await set('s2l-pos', 3);
   assert.equal(await shown('s2l-lookup'), pe.tableLookup(table, { positions: [3] })[0]);
-  // A .safetensors file with two tensors: the page picks the position table (wte-like first, wpe second).
-  const f32 = (n, f) => Buffer.from(Float32Array.from({ length: n }, (_, i) => f(i)).buffer);
-  const wte = f32(5 * 3, (i) => i), wpe = f32(12 * 3, (i) => Math.cos(i));
-  const header = Buffer.from(JSON.stringify({ 'wte.weight': { dtype: 'F32', shape: [5, 3], data_offsets: [0, wte.length] },
-    'wpe.weight': { dtype: 'F32', shape: [12, 3], data_offsets: [wte.length, wte.length + wpe.length] } }));
-  const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(header.length));
-  const st = Buffer.concat([len, header, wte, wpe]);
-  await page.setInputFiles('#s2l-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: st });
-  await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '12');
-  await settled(page);
-  assert.deepEqual(await page.$$eval('#s2l-name option', (os) => os.map((o) => o.value)), ['wte.weight', 'wpe.weight']);
-  assert.equal(await shown('s2l-lookup'), pe.tableLookup(pe.tableFromSafetensors(st, { name: 'wpe.weight' }), { positions: [3] })[0]);
-  await page.selectOption('#s2l-name', 'wte.weight'); await settled(page);
-  assert.equal(await page.$eval('#s2l-info', (el) => el.dataset.rows), '5');
-  await set('s2-layout', 'interleaved');
+  await control('sinusoidal', 'layout', 'interleaved');
   await shoot('s2');
 });
 
-test('3 · relative: Shaw index, rel_shift, T5 table and DeBERTa scale = API', async () => {
-  assert.equal(await shown('s3s-corner'), pe.shawRelativeIndex({ q_len: 16, max_relative_position: 4 })[15]);
-  const before = await pixels('s3s-map');
-  await set('s3s-k', 2);
-  assert.notEqual(await pixels('s3s-map'), before);
-  assert.equal(await shown('s3s-corner'), pe.shawRelativeIndex({ q_len: 16, max_relative_position: 2 })[15]);
-  const t5 = await page.$eval('#s3t-table', (el) => el.dataset.values.split(',').map(Number));
+test('3 · relative: Shaw index, rel_shift, T5 table and DeBERTa scale = API; T5 head 8 is an error, not head 7 (defect 13)', async () => {
+  assert.equal(await ready('shaw'), 'ok');
+  assert.equal(await readout('shaw', 'corner'), pe.shawRelativeIndex({ q_len: 16, max_relative_position: 4 })[15]);
+  const before = await pixels('shaw', 'map');
+  assert.equal(await control('shaw', 'max_relative_position', 2), 'ok');
+  assert.notEqual(await pixels('shaw', 'map'), before);
+  assert.equal(await readout('shaw', 'corner'), pe.shawRelativeIndex({ q_len: 16, max_relative_position: 2 })[15]);
+  assert.equal(await ready('t5'), 'ok');
+  const t5 = await page.$eval('#t5', (el) => [...el.shadowRoot.querySelectorAll('table[data-id="buckets"] tr')[1].cells].slice(1).map((c) => Number(c.textContent)));
   assert.deepEqual(t5, Array.from({ length: 31 }, (_, t) => pe.t5RelativePositionBucket(-t)));
-  const plot = await pixels('s3t-plot');
-  await set('s3t-nb', 16);
-  assert.notEqual(await pixels('s3t-plot'), plot);
-  await set('s3t-nb', 32);
+  const plot = await pixels('t5', 'plot');
+  assert.equal(await control('t5', 'num_buckets', 16), 'ok');
+  assert.notEqual(await pixels('t5', 'plot'), plot);
+  assert.match(await control('t5', 'head', 8), /^ERR Attribute "head" must be an integer from 0 to 7 \(got "8"\)/);
+  assert.equal(await page.$eval('#t5', (el) => el.shadowRoot.querySelector('.panels').hidden), true, 'nothing stale drawn as if it were head 8');
+  await expectError(/<posenc-figure figure="t5">: Attribute "head"/);   // the console.error that goes with it
+  assert.equal(await control('t5', 'head', 7), 'ok');
+  await control('t5', 'num_buckets', 32);
+  await settled(page);
   await set('s3r-step', 4);
   assert.equal(await page.$eval('#s3r-check', (el) => el.dataset.same), 'true');
-  const n = 12, d = 16;
-  const { q, k } = pe.textQK({ text: Array.from({ length: n }, (_, i) => `w${i % 7}`).join(' '), head_dim: d, seed: 0 });
+  assert.equal(await ready('deberta'), 'ok');
+  const n = 12, d = 16, { q, k } = pe.textQK({ text: Array.from({ length: n }, (_, i) => `w${i % 7}`).join(' '), head_dim: d, seed: 0 });
   const s = pe.debertaScores({ q, k, pos_key: randomRows(pe, 32, d, 4, 'pk'), pos_query: randomRows(pe, 32, d, 5, 'pq'), seq: n, d, position_buckets: 16, max_relative_positions: 64 });
-  assert.equal(await shown('s3d-scale'), s.scale);
-  assert.equal(await page.$eval('#s3x-score', (el) => el.cols), 10, 'XL: 8 tokens + 2 memory rows');
+  assert.equal(await readout('deberta', 'scale'), s.scale);
+  assert.equal(await ready('transformer-xl'), 'ok');
+  assert.equal(await page.$eval(block('transformer-xl', 'score'), (el) => el.cols), 10, 'XL: 8 tokens + 2 memory rows');
+  // defect 11: the figure shows what the text says — (c) u·k_j is the same for every query (constant down a column),
+  // (d) v·R_{i−j} depends on the distance only (constant along a diagonal)
+  const xl = await csv('transformer-xl'), cell = (panel) => { const m = new Map(); for (const r of csvRows(xl, panel)) m.set(`${r.row},${r.col}`, Number(r.value)); return (i, j) => m.get(`${i},${j}`); };
+  const c = cell('c'), dd = cell('d');
+  for (let i = 1; i < 8; i++) for (let j = 0; j < 10; j++) {
+    if (Number.isFinite(c(i, j)) && Number.isFinite(c(0, j))) assert.ok(close(c(i, j), c(0, j), 1e-6), `(c) column ${j}`);
+    if (j > 0 && Number.isFinite(dd(i, j)) && Number.isFinite(dd(i - 1, j - 1))) assert.ok(close(dd(i, j), dd(i - 1, j - 1), 1e-5), `(d) diagonal at ${i},${j}`);
+  }
   await shoot('s3');
 });
 
-test('4 · RoPE: drag changes the dot product, which depends on m − n only; checks and freqs_cis = API', async () => {
-  const plane = await pixels('s4p-plane');
-  const dot0 = await shown('s4p-dot');
-  await page.locator('#s4p-plane').scrollIntoViewIfNeeded();
-  const tip = await page.$eval('#s4p-plane', (el) => el.toClient(1.2, 0.3));
+test('4 · RoPE: drag changes the dot product, which depends on m − n only; the handle stays on the plane (defect 7); checks = API', async () => {
+  assert.equal(await ready('rope-rotation'), 'ok');
+  const plane = block('rope-rotation', 'plane');
+  const dot0 = await readout('rope-rotation', 'dot');
+  const tip = await page.$eval(plane, (el) => el.toClient(1.2, 0.3));
   await page.mouse.move(tip.x, tip.y); await page.mouse.down();
   await page.mouse.move(tip.x - 40, tip.y - 60, { steps: 4 }); await page.mouse.up();
-  await settled(page);
-  assert.notEqual(await pixels('s4p-plane'), plane);
-  const dot1 = await shown('s4p-dot');
+  assert.equal(await ready('rope-rotation'), 'ok');
+  const dot1 = await readout('rope-rotation', 'dot');
   assert.notEqual(dot1, dot0);
-  assert.ok(close(dot1, await shown('s4p-rel'), 1e-5));
-  await set('s4p-m', 10); await set('s4p-n', 8);
-  assert.ok(close(await shown('s4p-dot'), dot1, 1e-5), 'm − n unchanged → same dot product');
+  assert.ok(close(dot1, await readout('rope-rotation', 'rel'), 1e-5));
+  assert.equal(await control('rope-rotation', 'm', 10), 'ok'); assert.equal(await control('rope-rotation', 'n', 8), 'ok');
+  assert.ok(close(await readout('rope-rotation', 'dot'), dot1, 1e-5), 'm − n unchanged → same dot product');
   // keyboard: focus k's handle and press an arrow
-  await page.$eval('#s4p-plane', (el) => el.shadowRoot.querySelector('[data-id="k"]').focus());
-  const kBefore = await page.inputValue('#s4p-k');
-  await page.keyboard.press('ArrowRight'); await settled(page);
-  assert.notEqual(await page.inputValue('#s4p-k'), kBefore);
-  const [qx, qy] = (await page.inputValue('#s4p-q')).split(',').map(Number);
-  const [kx, ky] = (await page.inputValue('#s4p-k')).split(',').map(Number);
+  const kBefore = await page.$eval('#rope-rotation', (el) => el.getAttribute('k'));
+  await page.$eval(plane, (el) => el.shadowRoot.querySelector('[data-id="k"]').focus());
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await ready('rope-rotation'), 'ok');
+  assert.notEqual(await page.$eval('#rope-rotation', (el) => el.getAttribute('k')), kBefore);
+  const [qx, qy] = (await page.$eval('#rope-rotation', (el) => el.getAttribute('q'))).split(',').map(Number);
+  const [kx, ky] = (await page.$eval('#rope-rotation', (el) => el.getAttribute('k'))).split(',').map(Number);
   const t = pe.ropeTablesScaled({ inv_freq: [0.3], positions: [10, 8] });
   const qm = pe.ropeApplyTables([qx, qy], { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(0, 1), sin: t.sin.subarray(0, 1) });
   const kn = pe.ropeApplyTables([kx, ky], { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(1, 2), sin: t.sin.subarray(1, 2) });
-  assert.ok(close(await shown('s4p-dot'), qm[0] * kn[0] + qm[1] * kn[1], 1e-6));
+  assert.ok(close(await readout('rope-rotation', 'dot'), qm[0] * kn[0] + qm[1] * kn[1], 1e-6));
+  // defect 7: dragging far past the edge keeps the vector on the plane (|x|, |y| ≤ 1.6), and the URL says so
+  const k2 = await page.$eval(plane, (el) => el.toClient(Number(el.vectors[1].x), Number(el.vectors[1].y)));
+  await page.mouse.move(k2.x, k2.y); await page.mouse.down();
+  await page.mouse.move(k2.x + 300, k2.y - 200, { steps: 5 }); await page.mouse.up();   // far right of the plane's edge
+  assert.equal(await ready('rope-rotation'), 'ok');
+  const kOff = (await page.$eval('#rope-rotation', (el) => el.getAttribute('k'))).split(',').map(Number);
+  assert.ok(kOff.every((v) => Math.abs(v) <= 1.6) && kOff[0] === 1.6, `k stays on the plane: ${kOff}`);
+  await page.waitForFunction((k) => new URL(location.href).searchParams.get('rope-rotation.k') === k, kOff.join(','));   // the URL has the value on the plane
   // derivation checks: all ✓, and eq. 22's right side = API
+  await settled(page);
   assert.equal(await page.$$eval('#s4d-steps .check', (els) => els.filter((e) => e.textContent.includes('✗')).length), 0);
   const qk = randomRows(pe, 2, 16, 9, 'qk');
   const kr = pe.ropeApply(qk.slice(16), { seq: 1, head_dim: 16, layout: 'interleaved', positions: [2 - 7] });
@@ -166,137 +219,232 @@ test('4 · RoPE: drag changes the dot product, which depends on m − n only; ch
   assert.ok(diffs.slice(0, 3).every((x) => x < 1e-5), `three forms agree: ${diffs}`);
   assert.ok(diffs[3] > 1e-2, 'the unswapped variant differs');
   assert.ok(await shown('s4l-diff') < 1e-6);
-  const cis = await page.$eval('#s4c-table', (el) => JSON.parse(el.dataset.values));
-  assert.deepEqual(cis, Array.from(pe.ropeFreqsCis({ rotary_dim: 8, positions: 3 })));
-  await set('s4r-f', 0.25);
-  assert.equal(await shown('s4r-rd'), pe.rotaryDim({ head_dim: 64, partial_rotary_factor: 0.25 }));
+  assert.deepEqual(await page.$eval('#s4c-table', (el) => JSON.parse(el.dataset.values)), Array.from(pe.ropeFreqsCis({ rotary_dim: 8, positions: 3 })));
+  assert.equal(await control('partial-rotary', 'partial_rotary_factor', 0.25), 'ok');
+  assert.equal(await readout('partial-rotary', 'rd'), pe.rotaryDim({ head_dim: 64, partial_rotary_factor: 0.25 }));
   await shoot('s4');
 });
 
-test('5 · long-range decay: sweep value = API, progress and cancel', async () => {
-  const at = 15000;
-  const ref = (base) => pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 512, rope_theta: base, k_start: at, count: 1 })[0];
-  assert.ok(close(await shown('s5-at-val'), ref(10000), 1e-6));
-  assert.ok(close(await shown('s5-at-val2'), ref(5000000), 1e-6));
-  assert.equal(await page.$eval('#s5-status', (el) => el.dataset.state), 'done');
+test('5 · long-range decay: values = API, a true bound above |score| for every base (defect 2), readable line (defect 5), read-out outside the window and after cancel (defect 3), Su’s figure', async () => {
+  assert.equal(await ready('rope-decay'), 'ok');
+  const at = 15000, ref = (base) => pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 512, rope_theta: base, k_start: at, count: 1 })[0];
+  // (swept in chunks from k_start 0, the reference from k_start 15000: the same within float32 rounding)
+  assert.ok(close(await readout('rope-decay', 'at'), ref(10000), 1e-6));
+  assert.ok(close(await readout('rope-decay', 'at2'), ref(5000000), 1e-6));
+  // the quarter turn of the slowest pair is marked where it is: (π/2)/θ_{d/2−1}
+  const inv = pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 });
+  assert.equal(await page.$eval(block('rope-decay', 'plot'), (el) => el.marks[0].x), Math.PI / 2 / inv[255]);
+  // defect 2: on the exported numbers, bound ≥ |score| at every pixel, for both bases
+  const text = await csv('rope-decay');
+  for (const base of [10000, 5000000]) {
+    const abs = csvRows(text, 'bound', `|score|, base ${base}`), bnd = csvRows(text, 'bound', `bound max|Δh|·Σ|S_j|, base ${base}`);
+    assert.equal(abs.length, 900); assert.equal(bnd.length, 900);
+    abs.forEach((r, i) => assert.ok(Number(r.value) <= Number(bnd[i].value), `base ${base}, x ${r.x}: |score| ${r.value} ≤ bound ${bnd[i].value}`));
+  }
+  // defect 5: the curve is drawn as a solid line in its colour (not only a 35 % band)
+  const solid = await page.$eval(block('rope-decay', 'plot'), (el) => {
+    const c = el.shadowRoot.querySelector('canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2 && d[i + 3] === 255) n++;
+    return n;
+  });
+  assert.ok(solid > 500, `opaque pixels of the base-10000 line: ${solid}`);
   await shoot('s5');
-  const before = await pixels('s5-plot');
-  await set('s5-n', 4096);
-  assert.notEqual(await pixels('s5-plot'), before);
-  // a long sweep: progress moves, then cancel
-  await page.$eval('#s5-n', (el) => { el.value = '1048576'; el.dispatchEvent(new Event('input', { bubbles: true })); });
-  await page.waitForFunction(() => document.querySelector('#s5-progress').value > 0, null, { timeout: 20000 });
-  await page.click('#s5-cancel');
-  await settled(page);
-  assert.equal(await page.$eval('#s5-status', (el) => el.dataset.state), 'cancelled');
-  await set('s5-n', 65536);
-  assert.equal(await page.$eval('#s5-status', (el) => el.dataset.state), 'done');
+  // defect 3: a window shorter than the distance says so, instead of the value at its last index
+  const before = await pixels('rope-decay', 'plot');
+  assert.equal(await control('rope-decay', 'window', 4096), 'ok');
+  assert.notEqual(await pixels('rope-decay', 'plot'), before);
+  assert.ok(Number.isNaN(await readout('rope-decay', 'at')));
+  assert.match(await readoutText('rope-decay', 'at'), /^outside the computed window \(0 … 4095\)$/);
+  // a long sweep: progress moves, then cancel: no stale numbers
+  await page.$eval('#rope-decay', (el) => { const c = el.shadowRoot.querySelector('[name="window"]'); c.value = '1048576'; c.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('#rope-decay').shadowRoot.querySelector('progress').value > 0, null, { timeout: 20000 });
+  await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.cancel').click());
+  assert.equal(await ready('rope-decay'), 'ERR cancelled');
+  assert.equal(await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').dataset.state), 'cancelled');
+  assert.deepEqual(await page.$eval('#rope-decay', (el) => [...el.shadowRoot.querySelectorAll('.readouts output')].map((o) => [o.textContent, o.dataset.value])), [['—', undefined], ['—', undefined]]);
+  assert.equal(await control('rope-decay', 'window', 65536), 'ok');
+  assert.equal(await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').dataset.state), 'done');
+  // Su's figure with the source's parameters (d = 128, distances 0…256)
+  assert.equal(await ready('su-decay'), 'ok');
+  const avg = csvRows(await csv('su-decay'), 'plot').map((r) => Number(r.value));
+  assert.deepEqual(avg, Array.from(pe.ropeDecayBound({ rotary_dim: 128, rope_theta: 10000, count: 257 })));
 });
 
-test('6 · extrapolation: config.json read by the API, errors shown in the page', async () => {
-  const text = await page.inputValue('#s6c-config');
+test('6 · extrapolation: config.json read by the API; a bad config shows its error and nothing stale', async () => {
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  const text = await page.$eval('#config-wavelengths', (el) => el.params.config);
   const r = pe.ropeFromConfig(text);
-  assert.equal(await shown('s6c-info'), r.inv_freq[r.inv_freq.length - 1]);
-  assert.equal(Number((await page.textContent('#s6-incomplete')).split('/')[0]),
+  assert.equal(await readout('config-wavelengths', 'info'), r.inv_freq[r.inv_freq.length - 1]);
+  assert.equal(await ready('wavelengths'), 'ok');
+  assert.equal(Number((await readoutText('wavelengths', 'incomplete')).split('/')[0]),
     pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 4096 }).wavelength.filter((w) => w > 4096).length);
-  const before = await pixels('s6-ratio');
-  await set('s6-factor', 32);
-  assert.notEqual(await pixels('s6-ratio'), before);
-  const qwen = JSON.stringify({ hidden_size: 3584, num_attention_heads: 28, rope_theta: 1000000, max_position_embeddings: 131072,
-    rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } });
-  await set('s6c-config', qwen);
+  assert.equal(await ready('context-extension'), 'ok');
+  const before = await pixels('context-extension', 'ratio');
+  assert.equal(await control('context-extension', 'factor', 32), 'ok');
+  assert.notEqual(await pixels('context-extension', 'ratio'), before);
+  const qwen = JSON.stringify({ hidden_size: 3584, num_attention_heads: 28, rope_theta: 1000000, max_position_embeddings: 131072, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } });
+  assert.equal(await control('config-wavelengths', 'config', qwen), 'ok');
   const r2 = pe.ropeFromConfig(qwen);
-  assert.equal(await shown('s6c-info'), r2.inv_freq[r2.inv_freq.length - 1]);
-  await set('s6c-config', '{"head_dim": 64, "rope_scaling": {"rope_type": "linear"}}');
-  assert.match(await page.textContent('#s6c-form + .error'), /factor/);
-  await set('s6c-config', text);
-  assert.equal(await page.$eval('#s6c-form + .error', (el) => el.hidden), true);
+  assert.equal(await readout('config-wavelengths', 'info'), r2.inv_freq[r2.inv_freq.length - 1]);
+  assert.match(await control('config-wavelengths', 'config', '{"head_dim": 64, "rope_scaling": {"rope_type": "linear"}}'), /factor/);
+  assert.deepEqual(await page.$eval('#config-wavelengths', (el) => [el.shadowRoot.querySelector('.panels').hidden, el.shadowRoot.querySelectorAll('.readouts output').length]), [true, 0]);
+  await expectError(/<posenc-figure figure="config-wavelengths">: .*factor/);
+  assert.equal(await control('config-wavelengths', 'config', text), 'ok');
   await shoot('s6');
 });
 
-test('7 · ALiBi slopes (incl. non-power-of-two heads) and xPos = API', async () => {
-  assert.equal(await shown('s7a-slope'), pe.alibiSlopes(12)[0]);
-  const before = await pixels('s7a-slopes');
-  await set('s7a-h', 6); await set('s7a-head', 5);
-  assert.notEqual(await pixels('s7a-slopes'), before);
-  assert.equal(await shown('s7a-slope'), pe.alibiSlopes(6)[5]);
+test('7 · ALiBi slopes (incl. non-power-of-two heads) and xPos = API; a head beyond the heads is an error', async () => {
+  assert.equal(await ready('alibi'), 'ok');
+  assert.equal(await readout('alibi', 'slope'), pe.alibiSlopes(12)[0]);
+  const before = await pixels('alibi', 'slopes');
+  assert.equal(await control('alibi', 'heads', 6), 'ok'); assert.equal(await control('alibi', 'head', 5), 'ok');
+  assert.notEqual(await pixels('alibi', 'slopes'), before);
+  assert.equal(await readout('alibi', 'slope'), pe.alibiSlopes(6)[5]);
   const n = 1024, d = 64, ones = new Float32Array(n * d).fill(1);
-  const q = pe.xposApply(ones, { seq: n, head_dim: d }), k = pe.xposApply(ones, { seq: n, head_dim: d, downscale: true });
-  const s = pe.attentionScores({ q, k, seq: n, head_dim: d, softmax: false });
-  assert.equal(await shown('s7x-first'), s[n * n - 1]);
+  const s = pe.attentionScores({ q: pe.xposApply(ones, { seq: n, head_dim: d }), k: pe.xposApply(ones, { seq: n, head_dim: d, downscale: true }), seq: n, head_dim: d, softmax: false });
+  assert.equal(await ready('xpos'), 'ok');
+  assert.equal(await readout('xpos', 'first'), s[n * n - 1]);
   await shoot('s7');
 });
 
 test('8 · linear attention: denominators = API; eq. (29) keeps them positive', async () => {
+  assert.equal(await ready('linear-attention'), 'ok');
   const n = 128, d = 8;
   const inputs = { q: randomRows(pe, n, d, 0, 'lq'), k: randomRows(pe, n, d, 0, 'lk'), v: randomRows(pe, n, 8, 0, 'lv'), seq: n, head_dim: d, v_dim: 8, causal: true, rope_theta: 100 };
   const naive = pe.linearAttentionRope({ ...inputs, form: 'naive' }), num = pe.linearAttentionRope({ ...inputs, form: 'numerator_only' });
   const min = (a) => a.reduce((m, x) => Math.min(m, x), Infinity);
-  assert.equal(await shown('s8-min-naive'), min(naive.denominator));
-  assert.equal(await shown('s8-min-num'), min(num.denominator));
+  assert.equal(await readout('linear-attention', 'min-naive'), min(naive.denominator));
+  assert.equal(await readout('linear-attention', 'min-num'), min(num.denominator));
   assert.ok(min(num.denominator) > 0, 'eq. (29): positive');
-  const before = await pixels('s8-den');
-  await set('s8-seed', 3);
-  assert.notEqual(await pixels('s8-den'), before);
+  assert.ok(min(naive.denominator) < 0, 'defect 11: at the defaults the text describes, eq. (28)’s denominator does cross zero');
+  const before = await pixels('linear-attention', 'den');
+  assert.equal(await control('linear-attention', 'seed', 3), 'ok');
+  assert.notEqual(await pixels('linear-attention', 'den'), before);
   await shoot('s8');
 });
 
-test('9 · explorer: permutation change = API; switching scheme changes figure and terms', async () => {
-  const text = await page.inputValue('#s9-text');
-  const n = pe.textQK({ text, head_dim: 4 }).tokens.length;
+test('9 · explorer: permutation change = API; switching scheme changes figure and terms; hover = API', async () => {
+  assert.equal(await ready('explorer'), 'ok');
+  const text = 'the cat chased the mouse under the old table', n = pe.textQK({ text, head_dim: 4 }).tokens.length;
   const ref = (type) => pe.permutationChange({ scheme: { type }, text, i: 0, j: n - 1, heads: 4, head_dim: 32, causal: false, seed: 0 });
-  assert.equal(await shown('s9-permA'), ref('rope'));
+  assert.equal(await readout('explorer', 'permA'), ref('rope'));
   assert.ok(ref('rope') > 0 && ref('none') === 0);
-  assert.equal(await shown('s9-permB'), ref('alibi'));
-  const before = await pixels('s9-mapA');
-  await set('s9-a', 'transformer_xl');
-  assert.notEqual(await pixels('s9-mapA'), before);
-  const names = await page.$eval('#s9-terms', (el) => el.dataset.names.split(','));
-  assert.ok(names.length >= 5, `XL has four terms + the sum: ${names}`);
+  assert.equal(await readout('explorer', 'permB'), ref('alibi'));
+  const before = await pixels('explorer', 'A');
+  assert.equal(await control('explorer', 'a', 'transformer_xl'), 'ok');
+  assert.notEqual(await pixels('explorer', 'A'), before);
+  const terms = await page.$eval('#explorer', (el) => el.shadowRoot.querySelectorAll('[data-panel^="term-"]').length);
+  assert.ok(terms >= 5, `XL has four terms + the sum: ${terms}`);
   const r = pe.attention({ scheme: { type: 'transformer_xl' }, text, heads: 4, head_dim: 32, causal: true, seed: 0 });
-  await page.locator('#s9-mapA').scrollIntoViewIfNeeded();
-  const p = await page.$eval('#s9-mapA', (el) => el.cellCentre(4, 2));
+  const p = await page.$eval(block('explorer', 'A'), (el) => el.cellCentre(4, 2));
   await page.mouse.move(p.x, p.y);
-  assert.equal(await shown('s9-hover'), r.probs[4 * r.seq + 2]);
+  assert.equal(await page.$eval(block('explorer', 'A'), (el) => el.hovered.value), r.probs[4 * r.seq + 2]);
   await shoot('s9');
 });
 
-test('language switch: every section switches to Chinese and back', async () => {
+test('a nav link lands on its section and stays there while figures paint (defect 4)', async () => {
+  const p = await ctx.open('/');
+  for (const id of ['s5', 's7', 's3']) {
+    await p.click(`nav a[href="#${id}"]`);
+    await p.waitForTimeout(1500);   // figures near the viewport compute and paint meanwhile
+    const top = await p.$eval(`#${id}`, (el) => el.getBoundingClientRect().top);
+    assert.ok(Math.abs(top) <= 2, `#${id} at ${top}px after the jump`);
+  }
+  await p.close();
+});
+
+test('language switch: sections and figures switch to Chinese and back', async () => {
   await page.click('#lang-zh'); await settled(page);
   assert.equal(await page.$eval('html', (el) => el.lang), 'zh-CN');
   assert.equal(await page.locator('#s1 h2').innerText(), '1 · 为什么位置很重要');
-  assert.equal(await page.$eval('#s1-a', (el) => el.getAttribute('caption')), '原句');
-  assert.match(await page.$eval('#s5-status', (el) => el.textContent), /用时/);
-  assert.match(page.url(), /lang=zh/);
+  assert.equal(await ready('permutation'), 'ok');
+  assert.equal(await page.$eval(block('permutation', 'a'), (el) => el.getAttribute('caption')), '原句：softmax(q·kᵀ/√d)');
+  assert.equal(await ready('rope-decay'), 'ok');
+  assert.match(await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').textContent), /用时/);
+  await page.waitForFunction(() => /lang=zh/.test(location.search));
   await page.locator('#s4').screenshot({ path: shotPath('s4-zh') });
-  await page.locator('#s1m-map').scrollIntoViewIfNeeded();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));  // layout settles
-  const c = await page.$eval('#s1m-map', (el) => el.cellCentre(1, 2));
+  await page.locator('#s5').screenshot({ path: shotPath('s5-zh') });
+  assert.equal(await ready('attention'), 'ok');
+  const c = await page.$eval(block('attention', 'map'), (el) => el.cellCentre(1, 2));
   await page.mouse.move(c.x, c.y);
-  assert.match(await page.$eval('#s1m-map', (el) => el.shadowRoot.querySelector('.tip').textContent), /^行 1 .* · 列 2 /);
+  assert.match(await page.$eval(block('attention', 'map'), (el) => el.shadowRoot.querySelector('.tip').textContent), /^行 1 .* · 列 2 /);
   await page.click('#lang-en'); await settled(page);
   assert.equal(await page.locator('#s1 h2').innerText(), '1 · Why position matters');
 });
 
-test('a URL with state restores the view (controls, figures, language)', async () => {
-  const url = new URL(page.url());
-  assert.equal(url.searchParams.get('s4p-m'), '10', 'controls are written to the URL');
-  const p2 = await ctx.open(`/?lang=zh&s2-d=64&s9-a=t5&s4p-m=10&s4p-n=8&s7a-h=6${url.search.includes('s4p-q') ? `&s4p-q=${url.searchParams.get('s4p-q')}&s4p-k=${url.searchParams.get('s4p-k')}` : ''}`);
-  await settled(p2);
+test('URL state and permalinks restore figures; the Embed panel gives script, iframe and files', async () => {
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('alibi.heads') === '6');
+  const p2 = await ctx.open('/?lang=zh&sinusoidal.d=64&explorer.a=t5&rope-rotation.m=10&rope-rotation.n=8&alibi.heads=6');
   assert.equal(await p2.$eval('html', (el) => el.dataset.lang), 'zh');
-  assert.equal(await p2.$eval('#s2-table', (el) => el.cols), 64);
-  assert.equal(await p2.inputValue('#s9-a'), 't5');
-  assert.equal(await shown('s7a-slope', p2), pe.alibiSlopes(6)[0]);
-  assert.ok(close(await shown('s4p-dot', p2), await shown('s4p-dot'), 1e-6), 'same playground state → same number');
+  assert.equal(await ready('sinusoidal', p2), 'ok');
+  assert.equal(await p2.$eval(block('sinusoidal', 'table'), (el) => el.cols), 64);
+  assert.equal(await p2.$eval('#explorer', (el) => el.getAttribute('a')), 't5');
+  assert.equal(await ready('alibi', p2), 'ok');
+  assert.equal(await readout('alibi', 'slope', p2), pe.alibiSlopes(6)[0]);
   await p2.close();
+  // the Embed panel of the ALiBi figure (heads 6, head 5 set above)
+  await page.locator('#alibi + .embed-bar .embed').click();
+  const script = await page.$eval('#alibi + .embed-bar .snippet-script', (el) => el.value);
+  assert.match(script, /<script type="module" src="https:\/\/cdn\.jsdelivr\.net\/npm\/posenc@[\d.]+\/dist\/figures\.js"><\/script>/);
+  assert.match(script, /<posenc-figure figure="alibi" heads="6" head="5"><\/posenc-figure>/);
+  const iframe = await page.$eval('#alibi + .embed-bar .snippet-iframe', (el) => el.value);
+  const src = /src="([^"]+)"/.exec(iframe)[1];
+  assert.match(src, /\/embed\.html\?figure=alibi&heads=6&head=5$/);
+  const dl = page.waitForEvent('download');
+  await page.locator('#alibi + .embed-bar [data-download="csv"]').click();
+  const file = await dl;
+  assert.equal(file.suggestedFilename(), 'posenc-alibi.csv');
+  assert.match(readFileSync(await file.path(), 'utf8'), /^# posenc figure: alibi\n# parameters: heads=6; head=5; n=24; symmetric=false\n/);
+  // the permalink opens the page on that figure in that state
+  const link = await page.$eval('#alibi + .embed-bar .permalink', (el) => el.getAttribute('href'));
+  assert.match(link, /\?alibi\.heads=6&alibi\.head=5#alibi$/);
+  const p3 = await ctx.open(link.replace(/^.*\//, '/'));
+  assert.equal(await ready('alibi', p3), 'ok');
+  assert.equal(await readout('alibi', 'slope', p3), pe.alibiSlopes(6)[5]);
+  // the iframe snippet in a host page
+  const host = await ctx.open('/embed.html?figure=shaw');   // any page of the origin, then replace its body by the snippet
+  await host.evaluate((html) => { document.body.innerHTML = html; }, iframe);
+  const frame = await (await host.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  assert.equal(Number(await frame.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)), pe.alibiSlopes(6)[5]);
+  await host.screenshot({ path: shotPath('embed-iframe') });
+  await p3.close(); await host.close();
+});
+
+test('embed.html: a bad parameter is reported inside the figure; the gallery lists every figure with its snippet', async () => {
+  const e = await ctx.open('/embed.html?figure=alibi&heads=0&lang=zh', undefined, { ready: 'error' });
+  assert.match(await e.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('.error').textContent), /^属性 "heads" 必须是 1 到 64 之间的整数（收到 "0"）。$/);
+  await expectError(/<posenc-figure figure="alibi">: Attribute "heads" must be an integer from 1 to 64 \(got "0"\)/);
+  await e.close();
+  const g = await ctx.open('/gallery.html');
+  assert.deepEqual(await g.$$eval('main posenc-figure', (els) => els.map((el) => el.getAttribute('figure'))), [...figureNames]);
+  assert.equal(await g.$$eval('.snippet-script', (els) => els.length), figureNames.length);
+  assert.equal(await ready('rope-decay', g), 'ok');
+  assert.equal(await ready('explorer', g), 'ok');
+  assert.equal(await g.$eval('#rope-decay ~ table.params', (el) => el.rows.length - 1), 7, 'rope-decay: 7 parameters described');
+  await g.locator('#alibi').scrollIntoViewIfNeeded();
+  await g.screenshot({ path: shotPath('gallery') });
+  await g.close();
+});
+
+test('accessibility: curve colours and focus ring ≥ 3:1 against the backgrounds (defect 15); every figure has a data table', async () => {
+  for (const c of series) for (const bg of ['#ffffff', '#fcfcfd']) assert.ok(contrast(c, bg) >= 3, `${c} on ${bg}: ${contrast(c, bg).toFixed(2)}`);
+  const css = readFileSync(new URL('../../web/site/style.css', import.meta.url), 'utf8');
+  const ring = /:focus-visible \{ outline: 2px solid (#[0-9a-fA-F]{6})/.exec(css)[1], bg = /--bg: (#[0-9a-fA-F]{6})/.exec(css)[1];
+  assert.ok(contrast(ring, bg) >= 3, `focus ring ${ring} on ${bg}: ${contrast(ring, bg).toFixed(2)}`);
+  assert.equal(await ready('shaw'), 'ok');
+  await page.$eval('#shaw', (el) => { el.shadowRoot.querySelector('details.data').open = true; });
+  await page.waitForFunction(() => document.querySelector('#shaw').shadowRoot.querySelectorAll('details.data tr').length > 10);
+  assert.deepEqual(await page.$eval('#shaw', (el) => [...el.shadowRoot.querySelectorAll('details.data tr')[0].cells].map((c) => c.textContent)), ['panel', 'series', 'row', 'col', 'x', 'value', 'value2']);
 });
 
 test('phone width: no horizontal scrolling of the page', async () => {
-  const p3 = await ctx.open('/', { width: 390, height: 800 });
+  const p3 = await ctx.open('/', { width: 360, height: 800 });
+  for (const id of ['permutation', 'rope-decay', 'explorer']) assert.equal(await ready(id, p3), 'ok');
   await settled(p3);
   const over = await p3.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(over <= 1, `page overflows by ${over}px`);
-  await p3.locator('#s4').screenshot({ path: shotPath('s4-phone') });
+  await p3.locator('#s5').screenshot({ path: shotPath('s5-phone') });
   await p3.close();
 });
 

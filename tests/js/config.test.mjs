@@ -214,7 +214,7 @@ test('dynamic NTK: base at 2x max_position_embeddings is b·3^(d/(d−2)); the c
   const r = pe.ropeFromConfig(cfg, { seq_len: 8192 });
   assert.ok(Math.abs(r.effective_base / (1e4 * 3 ** (128 / 126)) - 1) < 1e-15);
   close(r.inv_freq, theta(r.effective_base, 128), REL, 'inv_freq');
-  assert.match(r.warnings.join('\n'), /recomputes inv_freq only when a sequence grows past/);
+  assert.match(r.warnings.join('\n'), /recomputes inv_freq from seq_len = max position \+ 1 each time it exceeds/);
   assert.equal(pe.dynamicNtkBase({ rotary_dim: 128, rope_theta: 1e4, factor: 2, max_position_embeddings: 4096, seq_len: 8192 }), r.effective_base);
 });
 
@@ -321,7 +321,9 @@ test('bad configs: PosencError naming the key path and the rule; nothing partial
   bad('{"rope_theta": 1e4,', /^config: not valid JSON/);
   bad([1, 2], /^config: must be an object/);
   bad({ ...GPT_OSS_20B, rope_theta: '150000' }, /^rope_theta: must be a finite number \(got '150000'\)/);
-  bad({ ...GPT_OSS_20B, rope_thetaa: 1e4 }, /^rope_thetaa: unknown key \(did you mean 'rope_theta'\?\)/);
+  // a top-level near-miss of a position key is reported (the family may have its own key), inside a scaling dict it is an error
+  assert.match(pe.ropeFromConfig({ ...GPT_OSS_20B, rope_thetaa: 1e4 }).warnings.join('\n'), /^rope_thetaa: ignored; did you mean 'rope_theta'\?/m);
+  bad({ ...GPT_OSS_20B, rope_scaling: { ...GPT_OSS_20B.rope_scaling, beta_fats: 16 } }, /^rope_scaling\.beta_fats: unknown key for rope_type 'yarn' \(did you mean 'beta_fast'\?\)/);
   bad({ ...GPT_OSS_20B, head_dim: 7 }, /^head_dim: rotary_dim = int\(head_dim \* partial_rotary_factor\) must be even \(got 7/);
   bad({ ...GPT_OSS_20B, rope_scaling: { ...GPT_OSS_20B.rope_scaling, rope_type: 'ntk-by-parts' } }, /^rope_scaling\.rope_type: must be one of 'default', 'linear', 'ntk', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional'/);
   const v5 = { ...GPT_OSS_20B, rope_scaling: undefined, rope_parameters: { full_attention: { rope_type: 'linear', factor: 0, rope_theta: 1e4 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } };
@@ -348,4 +350,24 @@ test('Qwen3-Next (hybrid): linear_attention layers have no RoPE; full layers rot
   assert.equal(r.layer_types.linear_attention, false);
   assert.deepEqual([r.head_dim, r.rotary_dim], [256, 64]);
   close(r.inv_freq, theta(1e7, 64), REL, 'inv_freq');
+});
+
+test('vision 2-D axial RoPE from the config: Pixtral (odd frequencies on w) and the Qwen-VL vision tower', () => {
+  // mistral-community/pixtral-12b: Llava with a Pixtral vision tower
+  const r = pe.ropeFromConfig({ model_type: 'llava',
+    text_config: { model_type: 'mistral', head_dim: 128, hidden_size: 5120, num_attention_heads: 32, max_position_embeddings: 1024000, rope_theta: 1000000000.0 },
+    vision_config: { model_type: 'pixtral', head_dim: 64, hidden_size: 1024, image_size: 1024, num_attention_heads: 16, patch_size: 16, rope_theta: 10000.0 } });
+  assert.deepEqual(r.vision_rope, { variant: 'pixtral', rotary_dim: 64, rope_theta: 10000, max_patches_per_side: 64 });
+  close(r.inv_freq, theta(1e9, 128), REL, 'text');
+  const v = r.vision_rope;
+  const { cos, sin } = pe.axial2dTables({ rotary_dim: v.rotary_dim, rope_theta: v.rope_theta, variant: v.variant, grid: [2, 3] });
+  for (let p = 0; p < 6; p++) {
+    const [h, w] = [Math.floor(p / 3), p % 3];
+    for (let i = 0; i < 32; i++) {
+      const a = i < 16 ? h * 1e4 ** (-(2 * (2 * i)) / 64) : w * 1e4 ** (-(2 * (2 * (i - 16) + 1)) / 64);
+      assert.ok(Math.abs(cos[p * 32 + i] - Math.cos(a)) <= 2 ** -23 && Math.abs(sin[p * 32 + i] - Math.sin(a)) <= 2 ** -23, `p=${p} i=${i}`);
+    }
+  }
+  assert.deepEqual(pe.ropeFromConfig({ ...QWEN25_VL, vision_config: { ...QWEN25_VL.vision_config, hidden_size: 1280, num_heads: 16 } }).vision_rope,
+    { variant: 'qwen2_vl', rotary_dim: 80, rope_theta: 10000, max_patches_per_side: null });
 });

@@ -16,23 +16,23 @@ test('the fixture set: every file has its source row', () => {
 });
 
 for (const f of files) {
-  test(`${f}: read as text; rope_type, head_dim, rotary_dim, theta and inv_freq from the file's values`, () => {
+  test(`${f}: read as text; rope_type, head_dim, rotary_dim, theta, scaling and inv_freq from the file's values`, () => {
     const text = readFileSync(new URL(f, dir), 'utf8');
     const c = JSON.parse(text);
     const r = pe.ropeFromConfig(text);
-    const head = c.head_dim ?? Math.floor(c.hidden_size / c.num_attention_heads);
+    const head = c.qk_rope_head_dim ?? c.head_dim ?? Math.floor(c.hidden_size / c.num_attention_heads);
     assert.equal(r.head_dim, head);
     assert.equal(r.rotary_dim, head);
-    assert.equal(r.rope_theta, c.rope_theta);
+    assert.equal(r.rope_theta, c.rope_theta ?? 10000);
     assert.equal(r.max_position_embeddings, c.max_position_embeddings);
     assert.equal(r.layers, null);
     assert.deepEqual(Object.keys(r.layer_types), ['full_attention']);
-    const d = r.rotary_dim, b = c.rope_theta;
+    assert.equal(r.mla === null, c.qk_rope_head_dim === undefined);
+    const d = r.rotary_dim, b = r.rope_theta;
     const base = Array.from({ length: d / 2 }, (_, i) => b ** (-(2 * i) / d));
-    let want = base;
-    if (c.rope_scaling) {
-      const s = c.rope_scaling;
-      assert.equal(r.rope_type, s.rope_type);
+    const s = c.rope_scaling;
+    let want = base, att = 1;
+    if (s && (s.rope_type ?? s.type) === 'llama3') {
       const lo = s.original_max_position_embeddings / s.low_freq_factor, hi = s.original_max_position_embeddings / s.high_freq_factor;
       want = base.map((th) => {
         const wl = (2 * Math.PI) / th;
@@ -42,11 +42,22 @@ for (const f of files) {
         return (1 - sm) * (th / s.factor) + sm * th;
       });
       assert.deepEqual([r.llama3_bands.high_freq_wavelen, r.llama3_bands.low_freq_wavelen], [hi, lo]);
+    } else if (s && (s.rope_type ?? s.type) === 'longrope') {
+      // original length: the top-level one (Phi-3) before the dict's; factor = max / original
+      const orig = c.original_max_position_embeddings ?? s.original_max_position_embeddings;
+      const factor = c.max_position_embeddings / orig;
+      att = factor <= 1 ? 1 : Math.sqrt(1 + Math.log(factor) / Math.log(orig));
+      want = base.map((th, i) => th / s.short_factor[i]);
+      assert.equal(r.longrope_factors, 'short');
+      const l = pe.ropeFromConfig(text, { seq_len: orig + 1 });
+      for (let i = 0; i < d / 2; i++) assert.ok(Math.abs(l.inv_freq[i] - base[i] / s.long_factor[i]) <= 1e-12 * l.inv_freq[i], `long[${i}]`);
     } else {
+      assert.equal(s ?? null, null);
       assert.equal(r.rope_type, 'default');
     }
+    assert.equal(r.rope_type, s ? (s.rope_type ?? s.type) : 'default');
     for (let i = 0; i < d / 2; i++) assert.ok(Math.abs(r.inv_freq[i] - want[i]) <= 1e-12 * want[i], `inv_freq[${i}]`);
-    assert.equal(r.attention_scaling, 1);
+    assert.ok(Math.abs(r.attention_scaling - att) < 1e-15);
   });
 }
 

@@ -35,14 +35,15 @@ export function createProject() {
     mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
     symlinkSync(join(repo, 'node_modules', name), join(dir, 'node_modules', name));
   }
-  for (const f of ['esm.mjs', 'cjs.cjs', 'tsconfig.bundler.json', 'tsconfig.nodenext.json']) cpSync(join(fixtures, f), join(dir, f));
+  for (const f of ['esm.mjs', 'cjs.cjs', 'figures.ts', 'tsconfig.bundler.json', 'tsconfig.nodenext.json']) cpSync(join(fixtures, f), join(dir, f));
   cpSync(join(repo, 'tests/types/consumer.ts'), join(dir, 'consumer.ts'));
   const pkg = join(dir, 'node_modules/posenc');
 
   // Browser sources: `src/` for the bundlers; the blog page imports the package by a relative URL instead.
   for (const f of ['app.js', 'main.js', 'cdn.js', 'worker.js', 'worker-main.js']) cpSync(join(fixtures, f), join(dir, 'src', f));
   const blog = join(dir, 'site/blog/posts/rope');
-  const relative = (f) => fixture(f).replace("from 'posenc'", "from '../../vendor/posenc/dist/index.js'");
+  const relative = (f) => fixture(f).replace("from 'posenc'", "from '../../vendor/posenc/dist/index.js'")
+    .replace("import 'posenc/figures'", "import '../../vendor/posenc/dist/figures.js'");
   for (const f of ['app.js', 'cdn.js', 'worker-main.js']) cpSync(join(fixtures, f), join(blog, f));
   for (const f of ['main.js', 'worker.js']) write(join(blog, f), relative(f));
   for (const [page, script] of [['index.html', 'main.js'], ['cdn.html', 'cdn.js'], ['worker.html', 'worker-main.js']]) {

@@ -14,17 +14,18 @@ for (const name of figureNames) {
   h.dataset.i18n = JSON.stringify(d.title); p.dataset.i18n = JSON.stringify(d.description); p.className = 'muted';
   const code = document.createElement('code'); code.textContent = name; h.append(code);
   f.id = name; f.setAttribute('figure', name);
-  const table = document.createElement('table'); table.className = 'nums params';
+  const table = document.createElement('table'); table.className = 'params';
   sec.append(h, p, f, table);
   main.append(sec);
 }
 const paint = () => {
   for (const el of document.querySelectorAll('[data-i18n]')) { const t = JSON.parse(el.dataset.i18n); el.firstChild?.nodeType === 3 ? (el.firstChild.textContent = `${tr(t)} `) : el.prepend(`${tr(t)} `); }
   for (const t of document.querySelectorAll('table.params')) {
-    const d = describeFigure(t.previousElementSibling.getAttribute('figure'));
+    const d = describeFigure(t.parentElement.querySelector('posenc-figure').getAttribute('figure'));
     t.replaceChildren();
     const head = t.insertRow(); for (const k of ['name', 'type', 'def', 'rule']) { const th = document.createElement('th'); th.textContent = tr(H[k]); head.append(th); }
-    for (const prm of d.params) { const r = t.insertRow(); for (const v of [prm.name, prm.type, Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default), tr(prm.rule)]) r.insertCell().textContent = v; }
+    const short = (v) => (v.length > 40 ? `${v.slice(0, 39)}…` : v);   // a config.json default is long
+    for (const prm of d.params) { const r = t.insertRow(); for (const v of [prm.name, prm.type, short(Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default)), tr(prm.rule)]) r.insertCell().textContent = v; }
   }
 };
 initState();

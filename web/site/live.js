@@ -1,6 +1,6 @@
 // Live numbers in the prose. Every <output data-live="NAME"> is filled by the computation NAME below, which calls the
-// posenc package's API (the page itself only formats). An output whose value depends on a section's controls lists
-// their ids in data-live-inputs="id id …" and is recomputed when one changes. Text for people; data-value holds the
+// posenc package's API (the page itself only formats). An output whose value depends on a figure's parameters lists
+// them in data-live-inputs="figure.param …" (or form controls by id) and is recomputed when one changes. Text for people; data-value holds the
 // full-precision number for tests. data-digits: significant digits shown (default 4).
 import init from 'posenc';
 
@@ -10,7 +10,8 @@ const slowestWavelength = (pe, inv) => last(pe.ropeFrequencyAnalysis({ inv_freq:
 /** Sweep ⟨R_m q, R_n k⟩ for one 2-D pair (θ = inv_freq, default 1) with q at m and k at n. */
 const pairScore = (pe, q, k, m, n, inv_freq) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, q_position: m, k_start: n, count: 1,
   ...(inv_freq ? { inv_freq } : {}) })[0];
-const ntkParams = (c) => ({ rotary_dim: +c('s6-d'), rope_theta: +c('s6-base'), factor: +c('s6-factor') });
+const ntkParams = (c) => ({ rotary_dim: +c('context-extension.rotary_dim'), rope_theta: +c('context-extension.rope_theta'),
+  factor: +c('context-extension.factor') });
 const invOf = (pe, c, rope_type) => {
   const { rotary_dim, rope_theta, factor } = ntkParams(c);
   return pe.ropeInvFreqScaled({ rope_type, rotary_dim, rope_theta, ...(rope_type === 'default' ? {} : { factor }) }).inv_freq;
@@ -21,11 +22,10 @@ const xposZeta = (pe, d, i, sign = 1) => pe.xposTables({ rotary_dim: d, position
 export const computations = {
   // §2 — the slowest pair's wavelength for the chosen d, base and layout (t2t: ω = base^(−i/(h−1)), exactly 2π·base).
   's2-longest': (pe, c) => {
-    const d = +c('s2-d'), base = +c('s2-base');
-    const inv = c('s2-layout') === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
+    const d = +c('sinusoidal.d'), base = +c('sinusoidal.base');
+    const inv = c('sinusoidal.layout') === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
     return slowestWavelength(pe, inv);
   },
-  's2-shortest': (pe, c) => pe.ropeFrequencyAnalysis({ inv_freq: pe.ropeInvFreq({ rotary_dim: +c('s2-d'), rope_theta: +c('s2-base') }), ...W }).wavelength[0],
   // §4 — rotation direction: R_1 applied to (1, 0) with θ = 1, and the score of q = (1, 0), k = (0, 1) at m = 1, n = 0.
   'rot-x': (pe) => pe.ropeApply([1, 0], { seq: 1, head_dim: 2, positions: [1], layout: 'interleaved' })[0],
   'rot-y': (pe) => pe.ropeApply([1, 0], { seq: 1, head_dim: 2, positions: [1], layout: 'interleaved' })[1],
@@ -39,16 +39,23 @@ export const computations = {
     k_start: 0, q_position: +el.dataset.at, count: 1 })[0],
   // d = 512, base 10000: the slowest pair's wavelength, its quarter, and that pair's own score there (≈ 0: a quarter turn).
   'slow-wavelength': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 })),
-  'slow-quarter': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 })) / 4,
+  // A quarter period is the wavelength of a pair turning 4× faster: the package's wavelength of 4·θ_255.
+  'slow-quarter': (pe) => slowestWavelength(pe, pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 }).subarray(255).map((t) => 4 * t)),
   'slow-quarter-score': (pe) => {
     const inv = pe.ropeInvFreq({ rotary_dim: 512, rope_theta: 10000 }).subarray(255);
-    return pairScore(pe, [1, 0], [1, 0], 0, Math.round(slowestWavelength(pe, inv) / 4), inv);
+    return pairScore(pe, [1, 0], [1, 0], 0, Math.round(slowestWavelength(pe, inv.map((t) => 4 * t))), inv);
   },
   // §6 — NTK-aware base b·α^(d/(d−2)) against position interpolation and the source's b·α^(2/d).
   'ntk-theta0': (pe, c) => invOf(pe, c, 'ntk')[0],
   'ntk-last': (pe, c) => last(invOf(pe, c, 'ntk')),
   'pi-last': (pe, c) => last(invOf(pe, c, 'linear')),
   'orig-last': (pe, c) => last(invOf(pe, c, 'default')),
+  // b·α^(d/(d−2)) from the package: dynamic NTK's base when its stretch (factor·L/L0 − (factor − 1)) equals α,
+  // e.g. factor α with L0 = α and L = 2α − 1.
+  'ntk-base': (pe, c) => {
+    const { rotary_dim, rope_theta, factor: a } = ntkParams(c);
+    return pe.dynamicNtkBase({ rotary_dim, rope_theta, factor: a, max_position_embeddings: a, seq_len: 2 * a - 1 });
+  },
   'ntk-base-check': (pe, c) => {       // the formula's base fed to plain RoPE gives the API's NTK frequencies
     const { rotary_dim: d, rope_theta: b, factor: a } = ntkParams(c);
     return last(pe.ropeInvFreq({ rotary_dim: d, rope_theta: b * a ** (d / (d - 2)) }));
@@ -84,20 +91,27 @@ function show(el, v) {
 function fill(pe, el) {
   const f = computations[el.dataset.live];
   if (!f) throw new Error(`live: unknown computation '${el.dataset.live}'`);
-  const control = (id) => {
-    const c = document.getElementById(id);
-    if (!c) throw new Error(`live: '${el.dataset.live}' needs control #${id}`);
-    return c.value;
+  const control = (input) => {
+    const [id, param] = input.split('.'), c = document.getElementById(id);
+    if (!c || (param && !(param in c.params))) throw new Error(`live: '${el.dataset.live}' needs ${input}`);
+    return param ? c.params[param] : c.value;
   };
-  show(el, f(pe, control, el));
+  try {
+    show(el, f(pe, control, el));
+  } catch (e) {      // one failed number must not stop the others: show a dash, keep the reason for tests and readers
+    el.textContent = '—'; delete el.dataset.value; el.title = e.message;
+    console.error(`live '${el.dataset.live}': ${e.message}`);
+  }
 }
 
 init().then((pe) => {
   const outputs = [...document.querySelectorAll('output[data-live]')];
   for (const el of outputs) {
     fill(pe, el);
-    for (const id of (el.dataset.liveInputs ?? '').split(/\s+/).filter(Boolean)) {
-      document.getElementById(id).addEventListener('input', () => fill(pe, el));
+    for (const input of (el.dataset.liveInputs ?? '').split(/\s+/).filter(Boolean)) {
+      const [id, param] = input.split('.'), target = document.getElementById(id);
+      if (param) target.addEventListener('figure-change', () => fill(pe, el));   // the figure's own controls or attributes
+      else target.addEventListener('input', () => fill(pe, el));
     }
   }
   document.body.dataset.live = 'ready';

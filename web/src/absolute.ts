@@ -46,6 +46,9 @@ export class AbsoluteApi extends Core {
    * Differences from the references: float64 angles rounded once (they use float32, ~pos·2^-24 rad off);
    * fairseq has no max(h−1, 1) guard and numbers positions from padding_idx + 1 (pass those positions).
    * Accuracy: within 2 ulp of float64 for integer |pos| ≤ 2^20.
+   * Valid range: finite timescales > 0 whose largest frequency max(min_timescale, min_timescale²/max_timescale) is
+   * ≤ 1e298 (else it throws); ω is formed in log space, so every such pair (e.g. min_timescale 5e-324) gives finite
+   * rows for every |pos| ≤ 2^31 − 1 (frequencies below ~1e-308 round to 0: sin 0, cos 1).
    */
   sinusoidT2T(options: SinusoidT2TOptions): Float32Array {
     const o = parse('sinusoidT2T', T2T, options);
@@ -58,7 +61,8 @@ export class AbsoluteApi extends Core {
 
   /**
    * The frequencies ω_i of {@link Posenc.sinusoidT2T} (⌊d/2⌋ values, float64): min_timescale ·
-   * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋.
+   * (max_timescale/min_timescale)^(−i/max(h−1, 1)), h = ⌊d/2⌋, formed in log space (finite for every valid pair).
+   * Throws when the largest frequency max(min_timescale, min_timescale²/max_timescale) exceeds 1e298.
    */
   t2tInvTimescales(options: { d: number; min_timescale?: number; max_timescale?: number }): Float64Array {
     const o = parse('t2tInvTimescales', TIMESCALES, options);
@@ -68,7 +72,8 @@ export class AbsoluteApi extends Core {
   /**
    * The paper's sinusoid generated recursively, p_{k+1} = R·p_k from p_0 = PE(0), for k = 0 … n−1: R is
    * block-diagonal with one rotation by ω_i = base^(−2i/d) per (sin_i, cos_i) pair. Runs in float64, rounded once:
-   * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only.
+   * equal to {@link Posenc.sinusoidal} within 1 ulp + 1e-11 for k < 4096 (tested). Even d only. Valid range: any
+   * finite base > 0 whose largest frequency base^(−(d−2)/d) is ≤ 1e298 (bases below 1; else it throws).
    */
   sinusoidRecursive(options: RecursiveSinusoidOptions & { positions: number; out?: Out }): Float32Array {
     const o = parse('sinusoidRecursive', { ...RECURSIVE, positions: int(0, 2 ** 20), out: out() }, options);
@@ -83,7 +88,10 @@ export class AbsoluteApi extends Core {
     return check(this.raw.sinusoidRotationMatrix(o.d, o.base, SIN_LAYOUTS[o.layout as SinusoidalLayout]));
   }
 
-  /** Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each. */
+  /**
+   * Multiplicative absolute PE: x ⊙ p elementwise (same lengths), one correctly rounded float32 product each.
+   * Finite while |x_i·p_i| ≤ 3.4e38 (float32's range; always for p from a sinusoid, |p| ≤ 1).
+   */
   multiplicativePE(x: Data, p: Data, options: { out?: Out } = {}): Float32Array {
     const o = parse('multiplicativePE', { out: out() }, options);
     const xs = numbers('x', x, MAX_ELEMENTS), n = xs.length, st = this.heap.call();

@@ -57,7 +57,7 @@ export class WasmBuffer<T extends BufferArray = BufferArray> {
 
   /** Returns the memory to the module. Idempotent; the buffer is unusable afterwards. */
   free(): void {
-    if (this.#heap !== null) this.#heap.raw._free(this.address);
+    if (this.#heap !== null) this.#heap.raw.release(this.address);
     this.#heap = null;
     this.#view = null;
   }
@@ -97,7 +97,7 @@ export class Heap {
   constructor(readonly raw: RawModule) {}
 
   alloc(name: string, dtype: 'f32' | 'i32', length: number): WasmBuffer {
-    const address = this.raw._malloc(Math.max(length, 1) * 4);
+    const address = this.raw.reserve(Math.max(length, 1) * 4);
     if (address === 0) throw new PosencError(`${name}: out of wasm memory (${show(length)} elements requested)`);
     return new WasmBuffer(this, dtype, address, length);
   }
@@ -106,11 +106,11 @@ export class Heap {
   slot(name: string, i: number, bytes: number): number {
     const s = (this.#slots[i] ??= { address: 0, bytes: 0 });
     if (s.bytes < bytes) {
-      if (s.address !== 0) this.raw._free(s.address);
+      if (s.address !== 0) this.raw.release(s.address);
       s.address = 0;
       s.bytes = 0;
       const want = Math.max(bytes, 64);
-      const address = this.raw._malloc(want);
+      const address = this.raw.reserve(want);
       if (address === 0) throw new PosencError(`${name}: out of wasm memory (${show(bytes)} bytes needed)`);
       s.address = address;
       s.bytes = want;

@@ -16,7 +16,8 @@ export class DecayApi extends Core {
    * (seeded: the documented generator with key seed XOR 0x51 for q, seed XOR 0x4B for k). Frequencies:
    * `inv_freq` (any scaling, e.g. from {@link Posenc.ropeInvFreqScaled}) or rope_theta^(−2i/rotary_dim). Pairs:
    * `layout`, default `'half_split'` as everywhere (q = k = ones gives the same curve in both layouts).
-   * Accuracy: |error| ≤ 1e-5·Σ_i|h_i| (h_i the pair products), no growth with distance.
+   * Accuracy: |error| ≤ 1e-5·Σ_i|h_i| (h_i the pair products), no growth with distance. Valid range: every
+   * |inv_freq_i| ≤ 1e298 (else it throws); finite while Σ_i|h_i| + Σ|q_c·k_c| ≤ 3.4e38.
    */
   ropeInnerProductSweep(options: { q: Data | 'ones' | 'random'; k: Data | 'ones' | 'random'; seed?: number;
     head_dim: number; rotary_dim?: number; layout?: RopeLayout; rope_theta?: number; inv_freq?: ArrayLike<number>;
@@ -39,6 +40,7 @@ export class DecayApi extends Core {
   /**
    * Su's bound curve f(r) = (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1
    * (RoFormer §3.4.3, and Su, kexue.fm/archives/8265; d = rotary_dim). Accuracy: within 1e-5·(d/2) of float64.
+   * Finite for every |inv_freq_i| ≤ 1e298 (else it throws).
    */
   ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number; out?: Out }): Float32Array {
     const o = parse('ropeDecayBound', BOUND, options);
@@ -60,6 +62,8 @@ export class DecayApi extends Core {
   /**
    * Per-dimension analytics against a training length L (`original_max_position_embeddings`): wavelength
    * 2π/θ_i, rotations L·θ_i/(2π), and the first dimension whose wavelength exceeds L (inv_freq.length if none).
+   * A frequency θ_i ≤ 0 (a channel that never rotates) has wavelength `Infinity` by definition; everything else is
+   * finite for |θ_i| ≤ 1e298 (else it throws) and L·|θ_i| ≤ 1e308.
    */
   ropeFrequencyAnalysis(options: { inv_freq?: ArrayLike<number>; rotary_dim?: number; rope_theta?: number;
     original_max_position_embeddings: number }): { wavelength: Float64Array; rotations: Float64Array; first_incomplete: number } {

@@ -155,6 +155,8 @@ export class EngineApi extends Core {
    * How much a scheme's raw scores change beyond a pure permutation when tokens i and j of `text` swap:
    * max |S'[a][b] − S[π(a)][π(b)]| over all heads. Exactly 0 for `none`; > 0 where position matters
    * (note: a swap that is a reflection of the whole sequence leaves symmetric biases like ALiBi's unchanged).
+   * With `causal: true` only the pairs visible in both orders are compared (the mask belongs to positions, so a swap
+   * moves it); the result is always finite.
    */
   permutationChange(options: { scheme: SchemeOptions; text: string; i: number; j: number; heads?: number; head_dim: number;
     causal?: boolean; seed?: number }): number {

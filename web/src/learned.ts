@@ -2,7 +2,8 @@
 import { Core } from './core.js';
 import type { Out } from './rope.js';
 import type { Positions } from './validate.js';
-import { PosencError, bytes, check, tableFromJsonValue } from './validate.js';
+import { bytes, check } from './validate.js';
+import { tableFromJsonText, tableFromJsonValue } from './table_json.js';
 import { array, bool, int, oneOf, out, parse, positions, str } from './options.js';
 
 /** A learned absolute position table, [rows, cols] row-major: row p embeds position p. */
@@ -18,7 +19,10 @@ export const METRICS: Record<'cosine' | 'dot', number> = { cosine: 0, dot: 1 };
 export class LearnedApi extends Core {
   /**
    * Parses a 2-D `.npy` (NumPy format 1–3, dtype `<f4` or `<f8`, C order) into a table; float64 is rounded to
-   * float32. Malformed input throws `npy: …` (big-endian, Fortran order, other dtypes, not 2-D, truncated).
+   * float32; a float64 value beyond the float32 range (|x| > 3.4028234663852886e38) throws instead of becoming ±∞.
+   * The header is read as the Python dict literal it is (a repeated key keeps its last value, as numpy; keys other
+   * than descr, fortran_order, shape are refused). Caps: header ≤ 65,536 bytes, rows ≤ 2^20, cols ≤ 8192,
+   * rows·cols ≤ 2^26. Malformed input throws `npy: …` (big-endian, Fortran order, other dtypes, not 2-D, truncated).
    */
   tableFromNpy(data: Uint8Array | ArrayBuffer): PositionTable {
     return check(this.raw.tableFromNpy(bytes('npy', data)));
@@ -26,7 +30,9 @@ export class LearnedApi extends Core {
 
   /**
    * Reads the 2-D tensor `name` (F32, F64, F16 or BF16) of a `.safetensors` file, e.g. GPT-2's `wpe.weight`.
-   * Without a name the file must hold exactly one tensor. Errors start with `safetensors:` or `name:`.
+   * Without a name the file must hold exactly one tensor. The header (≤ 100 MB) must list each tensor once, with
+   * data_offsets inside the data that tile it one after another (overlaps and unused bytes are refused, as the
+   * safetensors library refuses them); F64 values beyond float32 throw. Errors start with `safetensors:` or `name:`.
    */
   tableFromSafetensors(data: Uint8Array | ArrayBuffer, options: { name?: string } = {}): PositionTable {
     const o = parse('tableFromSafetensors', { name: str('') }, options);
@@ -38,17 +44,14 @@ export class LearnedApi extends Core {
     return check(this.raw.safetensorsList(bytes('safetensors', data)));
   }
 
-  /** A table from JSON text (or an already parsed value): a 2-D array [positions][dim] of finite numbers. */
+  /**
+   * A table from JSON text (or an already parsed value): a 2-D array [positions][dim] of finite numbers. Text is read
+   * in one pass without recursion (any nesting depth is refused at once). Caps as `.npy`: rows ≤ 2^20, cols ≤ 8192,
+   * rows·cols ≤ 2^26; a value beyond the float32 range (|x| > 3.4028234663852886e38, e.g. 1e39) is refused, not
+   * turned into ±∞. Values are rounded once to float32.
+   */
   tableFromJSON(json: string | unknown): PositionTable {
-    let v = json;
-    if (typeof json === 'string') {
-      try {
-        v = JSON.parse(json);
-      } catch (e) {
-        throw new PosencError(`json: not valid JSON (${(e as Error).message})`);
-      }
-    }
-    return tableFromJsonValue(v);
+    return typeof json === 'string' ? tableFromJsonText(json) : tableFromJsonValue(json);
   }
 
   /**
@@ -69,7 +72,9 @@ export class LearnedApi extends Core {
 
   /**
    * Similarity matrix [rows, rows] of a table's rows: `'cosine'` (default; a zero row gives 0) or `'dot'`.
-   * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|), float64 norms.
+   * Float32 SIMD dot products (relative error ≤ cols·2^-24 of Σ|a_c·b_c|). Cosine scales rows to unit length first
+   * (float64 norms): finite for every finite table, |error| ≤ (cols + 2)·2^-24. Dot is finite while
+   * Σ|a_c·b_c| ≤ 3.4e38 (e.g. |values| ≤ 1e17 at cols 8192).
    */
   tableSimilarity(table: PositionTable, options: { metric?: 'cosine' | 'dot'; out?: Out } = {}): Float32Array {
     const t = tableArgs(table);

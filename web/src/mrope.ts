@@ -3,13 +3,14 @@ import { Core } from './core.js';
 import type { Out } from './rope.js';
 import { ropeInvFreqOf, tableOutputs } from './rope.js';
 import { PosencError, check, show } from './validate.js';
-import { any, array, bool, int, num, numbers, optional, out, parse, value } from './options.js';
+import { any, array, bool, int, num, numbers, oneOf, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 
 const MROPE: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), mrope_section: any(), positions: any(),
   mrope_interleaved: bool(false), out: out() };
 const AXIAL: Schema = { rotary_dim: int(4, 8192), rope_theta: num({ gt: 0 }, 10000), positions_h: optional(array(2 ** 20)),
-  positions_w: optional(array(2 ** 20)), grid: optional(any()), out: out() };
+  positions_w: optional(array(2 ** 20)), grid: optional(any()), variant: oneOf(['qwen2_vl', 'pixtral'], 'qwen2_vl'), out: out() };
+const AXIAL_VARIANTS: Record<'qwen2_vl' | 'pixtral', number> = { qwen2_vl: 0, pixtral: 1 };
 
 /** A list of exactly n entries (an Array). */
 function list(name: string, v: unknown, n: number): unknown[] {
@@ -49,9 +50,15 @@ export interface Axial2dTableOptions {
   positions_w?: ArrayLike<number>;
   /** [grid_h, grid_w]: row-major patch grid (overrides positions_h/positions_w). */
   grid?: [number, number];
+  /**
+   * `'qwen2_vl'` (default): both axes use φ_k = rope_theta^(−4k/rotary_dim). `'pixtral'` (HF `PixtralRotaryEmbedding`,
+   * vision keys head_dim = rotary_dim, rope_theta): h uses θ_0, θ_2, …, w uses θ_1, θ_3, … of θ_j = rope_theta^(−2j/rotary_dim).
+   */
+  variant?: 'qwen2_vl' | 'pixtral';
   /** Where to write the tables. Default: new arrays. */
   out?: { cos: Out; sin: Out };
 }
+
 
 /** Qwen2-VL M-RoPE and 2D axial RoPE. */
 export class MropeApi extends Core {
@@ -97,8 +104,10 @@ export class MropeApi extends Core {
 
   /**
    * 2D axial RoPE tables for image patches [n, rotary_dim/2] (Qwen2-VL vision tower): row = [h·φ_0…h·φ_{q−1},
-   * w·φ_0…w·φ_{q−1}], φ_k = rope_theta^(−2k/(rotary_dim/2)), q = rotary_dim/4. Apply with `'half_split'`.
-   * Scores depend only on the (row, column) offsets.
+   * w·φ_0…w·φ_{q−1}], φ_k = rope_theta^(−2k/(rotary_dim/2)), q = rotary_dim/4. Apply with `'half_split'`. Pixtral's
+   * variant (`variant: 'pixtral'`) gives w the odd frequencies of the same spectrum instead.
+   * Scores depend only on the (row, column) offsets. `variant: 'pixtral'` (HF `PixtralRotaryEmbedding`): h takes the even,
+   * w the odd frequencies θ_j = rope_theta^(−2j/rotary_dim) of one spectrum (rotary_dim = the vision head_dim).
    */
   axial2dTables(options: Axial2dTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('axial2dTables', AXIAL, options);
@@ -115,7 +124,7 @@ export class MropeApi extends Core {
     const n = h.length, st = this.heap.call();
     const ph = st.input('positions_h', h, 'f64', n), pw = st.input('positions_w', w, 'f64', n);
     const r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
-    check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, ph, pw, n, r.cos.address, r.sin.address));
+    check(this.raw.axial2dTables(o.rotary_dim, o.rope_theta, ph, pw, n, AXIAL_VARIANTS[o.variant as 'qwen2_vl' | 'pixtral'], r.cos.address, r.sin.address));
     return r.finish();
   }
 }

@@ -28,8 +28,9 @@ export type Address = number;
 
 export interface RawModule {
   HEAPU8: Uint8Array<ArrayBuffer>;
-  _malloc(bytes: number): Address;
-  _free(address: Address): void;
+  // cpp/bindings/buffers.cpp
+  reserve(bytes: number): Address;
+  release(address: Address): void;
   ropeInvFreq(rotaryDim: number, theta: number): Raw<Float64Array>;
   // Zero-copy entries: arrays by address (0 = positions 0 … n−1), results written at the given addresses.
   ropeTables(invFreq: Address, nInv: number, scale: number, positions: Address, nPositions: number, duplicate: boolean, cos: Address,
@@ -58,6 +59,7 @@ export interface RawModule {
   // cpp/bindings/xpos.cpp
   xposApply(x: Address, out: Address, seq: number, heads: number, headDim: number, rotaryDim: number, offset: number,
     downscale: boolean, scaleBase: number, gamma: number, theta: number, layout: number): Raw<undefined>;
+  xposZeta(rotaryDim: number, gamma: number): Raw<Float64Array>;
   xposTables(rotaryDim: number, positions: Address, centred: Address, n: number, downscale: boolean, scaleBase: number,
     gamma: number, theta: number, cos: Address, sin: Address): Raw<undefined>;
   // cpp/bindings/mrope.cpp
@@ -66,7 +68,7 @@ export interface RawModule {
   mropePositionIds(inputIds: Float64Array, imageGrid: Float64Array, videoGrid: Float64Array, seconds: Float64Array,
     o: { image_token_id: number; video_token_id: number; vision_start_token_id: number; spatial_merge_size: number;
       tokens_per_second: number; split_video_frames: boolean }): Raw<{ position_ids: Int32Array; rope_deltas: number }>;
-  axial2dTables(rotaryDim: number, theta: number, h: Address, w: Address, n: number, cos: Address, sin: Address): Raw<undefined>;
+  axial2dTables(rotaryDim: number, theta: number, h: Address, w: Address, n: number, variant: number, cos: Address, sin: Address): Raw<undefined>;
   axial2dGrid(gridH: number, gridW: number): Raw<{ positions_h: Float64Array; positions_w: Float64Array }>;
   // cpp/bindings/absolute.cpp
   t2tInvTimescales(d: number, minTimescale: number, maxTimescale: number): Raw<Float64Array>;

@@ -141,8 +141,9 @@ export class RopeScalingApi extends Core {
   /**
    * Dynamic NTK's effective base at a sequence length (HF `_compute_dynamic_ntk_parameters`):
    * b·((factor·L/L0) − (factor − 1))^(d/(d−2)), L = max(seq_len, L0), L0 = max_position_embeddings — rope_theta itself
-   * up to L0. HF caches the frequencies and recomputes them only when a sequence grows past the longest seen so far
-   * (resetting once back within L0), so a long prompt followed by short ones keeps the stretched base until then.
+   * up to L0. HF recomputes the frequencies from L = max position + 1 whenever it exceeds the longest seen so far
+   * (restoring the original once a sequence is back within L0); keys already in the KV cache keep the angles of the base
+   * they were rotated with, so past L0 cached and new keys use different bases during generation.
    * Options: rotary_dim, rope_theta (10000), factor, max_position_embeddings, seq_len (0).
    */
   dynamicNtkBase(options: Pick<RopeScalingParams, 'rotary_dim' | 'rope_theta' | 'factor' | 'max_position_embeddings'> & { seq_len?: number }): number {
@@ -174,8 +175,10 @@ export class RopeScalingApi extends Core {
    * ulp off for llama3 and longrope (~1e-7 relative elsewhere).
    * @throws PosencError naming the key path and the rule (`rope_parameters.full_attention.factor: must be a finite number
    * >= 1 (got 0.5)`, `rope_scaling.factr: unknown key for rope_type 'linear' (did you mean 'factor'?)`) for text that is
-   * not JSON, a non-object, wrong types, impossible values, missing required keys, typos of position keys, and
-   * an unknown rope_type (the message lists the known ones). Keys that do not affect positions are ignored.
+   * not JSON, a non-object, wrong types, impossible values, missing required keys, a typo of a scaling-dict key
+   * (also other tools' names: `rope_freq_base` → rope_theta), an unknown rope_type (the message lists the known ones),
+   * and model types without RoPE (GPT-2, BERT, T5, BLOOM, …). Keys that do not affect positions are ignored; a top-level
+   * key one or two edits from a position key is reported in `warnings`.
    */
   ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
     parse('ropeFromConfig', { seq_len: int(0, 2 ** 40, 0) }, options);

@@ -107,31 +107,6 @@ export function bytes(name: string, v: unknown): Uint8Array {
   throw new PosencError(`${name}: must be a Uint8Array or ArrayBuffer (got ${show(v)})`);
 }
 
-/**
- * A learned position table parsed from JSON: a non-empty 2-D array of finite numbers whose rows all have the
- * same length (e.g. `json.dumps(model.wpe.weight.tolist())`).
- */
-export function tableFromJsonValue(v: unknown): { rows: number; cols: number; data: Float32Array } {
-  if (!Array.isArray(v) || v.length === 0) throw new PosencError('json: must be a non-empty 2-D array [positions][dim]');
-  const rows = v.length;
-  const first = v[0];
-  if (!Array.isArray(first) || first.length === 0) throw new PosencError('json: row 0 must be a non-empty array of numbers');
-  const cols = first.length;
-  if (rows > 2 ** 20 || cols > 8192) throw new PosencError(`json: table [${rows}, ${cols}] exceeds rows <= 1048576, cols <= 8192`);
-  const data = new Float32Array(rows * cols);
-  for (let r = 0; r < rows; r++) {
-    const row = v[r];
-    if (!Array.isArray(row) || row.length !== cols) {
-      throw new PosencError(`json: row ${r} must be an array of ${cols} numbers (got ${Array.isArray(row) ? row.length : typeof row})`);
-    }
-    for (let c = 0; c < cols; c++) {
-      const x = row[c];
-      if (typeof x !== 'number' || !Number.isFinite(x)) throw new PosencError(`json: entry [${r}][${c}] must be a finite number (got ${show(x)})`);
-      data[r * cols + c] = x;
-    }
-  }
-  return { rows, cols, data };
-}
 
 /** A seed of the documented generators: an integer in [0, 2^53 − 1], default 0. */
 export function seedOf(v: unknown): number {

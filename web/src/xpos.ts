@@ -29,7 +29,12 @@ export interface XposApplyOptions extends QKShape {
 export interface XposTableOptions {
   rotary_dim: number;
   positions: Positions;
-  /** Centred positions for the scale exponent (same length). Default: the positions themselves. */
+  /**
+   * Centred positions for the scale exponent (same length). Default: torchscale's centring of `positions`,
+   * c = p + ⌊−(last + 1)/2⌋ with `last` the largest position — what {@link Posenc.xposApply} uses for
+   * positions offset…offset+seq−1. Queries and keys must share the centring (same positions, or the same
+   * explicit `centred`) for q·k to depend only on m − n.
+   */
   centred?: ArrayLike<number>;
   downscale?: boolean;
   scale_base?: number;
@@ -47,6 +52,9 @@ export class XposApi extends Core {
    * ζ_i = (2i + γ·d)/((1+γ)·d), γ = 0.4, scale_base 512, c = pos + ⌊−(seq+offset)/2⌋ (torchscale's centring);
    * + for queries, − for keys (`downscale: true`), so q·k depends only on the offset and decays with distance.
    * Accuracy: tables float64 ζ^e·cos rounded once (2 ulp); one float32 multiply-add per element.
+   * Valid range: every scale ζ_i^(±c/scale_base) stays within [2^−64, 2^64], i.e. |c| ≤ 64·ln2·scale_base/ln(1/ζ_0):
+   * seq + offset ≤ 36,260 with the defaults (proportional to scale_base; raise it for longer sequences); beyond that
+   * a float32 scale would overflow, so it throws. The output is finite for finite |x| ≤ 2^64.
    */
   xposApply(x: Data, options: XposApplyOptions): Float32Array {
     const o = parse('xposApply', XPOS_APPLY, options);
@@ -61,7 +69,12 @@ export class XposApi extends Core {
     return r.finish();
   }
 
-  /** xPos tables (scale folded into cos/sin) for explicit positions and centred positions; see {@link Posenc.xposApply}. */
+  /**
+   * xPos tables [n, rotary_dim/2] with the scale folded in: cos = ζ_i^(±c/scale_base)·cos(p·θ_i) (sin likewise), for
+   * explicit positions p and centred positions c (default: torchscale's centring, as {@link Posenc.xposApply});
+   * apply with {@link Posenc.ropeApplyTables} and layout `'interleaved'`. Valid range as xposApply: every |c| ≤
+   * 64·ln2·scale_base/ln(1/ζ_0) (18,130 with the defaults), else it throws.
+   */
   xposTables(options: XposTableOptions): { cos: Float32Array; sin: Float32Array } {
     const o = parse('xposTables', XPOS_TABLES, options);
     const n = typeof o.positions === 'number' ? o.positions : o.positions.length, st = this.heap.call();
@@ -69,5 +82,11 @@ export class XposApi extends Core {
     const pCen = st.optionalInput('centred', o.centred, 'f64', n), r = tableOutputs(st, o.out, n * (o.rotary_dim >> 1));
     check(this.raw.xposTables(o.rotary_dim, pPos, pCen, n, o.downscale, o.scale_base, o.gamma, o.rope_theta, r.cos.address, r.sin.address));
     return r.finish();
+  }
+
+  /** xPos's per-pair decay ζ_i = (2i/d + γ)/(1 + γ) for i < rotary_dim/2 (torchscale; γ = `gamma`, default 0.4). */
+  xposZeta(options: { rotary_dim: number; gamma?: number }): Float64Array {
+    const o = parse('xposZeta', { rotary_dim: int(2, 8192), gamma: num({ min: 0 }, 0.4) }, options);
+    return check(this.raw.xposZeta(o.rotary_dim, o.gamma));
   }
 }

@@ -39,7 +39,8 @@ std::vector<float> envelope(const float* values, std::size_t n, int width);
 /// Per-dimension analytics of RoPE frequencies against a training length L (Hugging Face
 /// `original_max_position_embeddings`): wavelength λ_i = 2π/θ_i, rotations L·θ_i/(2π), and the first
 /// dimension index i whose wavelength exceeds L (never completes a period in training; inv_freq.size()
-/// if none).
+/// if none). A frequency θ_i ≤ 0 (a channel that never rotates) or below 2π/DBL_MAX has wavelength +∞ by
+/// definition; every other value is finite for |θ_i| ≤ 1e298 and L·|θ_i| ≤ 1e308.
 struct FrequencyAnalysis {
   std::vector<double> wavelength, rotations;
   int first_incomplete = 0;

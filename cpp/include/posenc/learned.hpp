@@ -22,8 +22,10 @@
 //    is an error unless clamp is set, in which case it is clamped to [0, rows−1] (HF models raise an
 //    index error instead; clamping is the "repeat the last learned position" extrapolation).
 //  * Similarity: S[a][b] = row_a · row_b (dot) or row_a · row_b / (‖row_a‖·‖row_b‖) (cosine; a zero row
-//    gives 0). Dot products accumulate in float32 SIMD lanes (relative error ≤ cols·2^-24 of Σ|a_c·b_c|);
-//    norms are float64.
+//    gives 0). Dot products accumulate in float32 SIMD lanes (relative error ≤ cols·2^-24 of Σ|a_c·b_c|).
+//    Cosine scales each row to unit length first (float64 norms, rounded once), so it is finite for every finite
+//    table (|error| ≤ (cols + 2)·2^-24); dot is finite while Σ|a_c·b_c| ≤ FLT_MAX (3.4e38), e.g. |values| ≤ 1e17 at
+//    cols 8192 (IEEE ±∞ beyond, as any float32 sum).
 #pragma once
 #include <cstddef>
 #include <cstdint>

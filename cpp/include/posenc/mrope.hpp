@@ -14,6 +14,9 @@
 // [h·φ_0 … h·φ_{q−1}, w·φ_0 … w·φ_{q−1}] (rotary_dim/2 angles), applied with RopeLayout::half_split. rotary_dim
 // must be a multiple of 4. (Qwen2-VL additionally reorders patches into 2×2 merge blocks; posenc takes the
 // positions as given.)
+// Pixtral's variant (HF `PixtralRotaryEmbedding`, vision config keys head_dim, rope_theta, image_size, patch_size): the
+// rows take alternate frequencies of one RoPE spectrum θ_j = rope_theta^(−2j/rotary_dim): h·θ_0, h·θ_2, … for the
+// first half, w·θ_1, w·θ_3, … for the second (Qwen2-VL gives both axes θ_0, θ_2, …).
 // Accuracy: as rope_tables — float64 angles, cos/sin rounded once to float32 (within 2 ulp, |pos| ≤ 2^20).
 #pragma once
 #include <array>
@@ -32,9 +35,11 @@ void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>&
                   const double* pos_h, const double* pos_w, std::size_t n, float* cos_out, float* sin_out,
                   bool interleaved = false);
 
+enum class Axial2dVariant { qwen2_vl = 0, pixtral = 1 };
+
 /// cos/sin [n, rotary_dim/2] for 2D axial RoPE at patch coordinates (pos_h[p], pos_w[p]).
 void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, const double* pos_w, std::size_t n,
-                    float* cos_out, float* sin_out);
+                    float* cos_out, float* sin_out, Axial2dVariant variant = Axial2dVariant::qwen2_vl);
 
 /// Row-major patch coordinates of a grid_h × grid_w image: pos_h = [0,0,…,1,1,…], pos_w = [0,1,…,0,1,…].
 void axial2d_grid(int grid_h, int grid_w, std::vector<double>& pos_h, std::vector<double>& pos_w);

@@ -43,6 +43,8 @@ export interface ConfigPlan {
   mla: { qk_rope_head_dim: number; qk_nope_head_dim: number; v_head_dim: number | null; rope_interleave: boolean } | null;
   attn_temperature: { floor_scale: number; attn_scale: number } | null;
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
+  /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
+  vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   warnings: string[];
 }
 
@@ -114,7 +116,8 @@ export function readConfig(config: unknown): ConfigPlan {
   for (const k of Object.keys(text)) {
     if (POSITION_KEYS.includes(k) || NEAR_BUT_REAL.has(k)) continue;
     const near = closest(k, POSITION_KEYS, false);
-    if (near) throw new PosencError(`${tp}${k}: unknown key (did you mean '${near}'?)`);
+    // reported, not fatal: a model family may have its own key next to ours; HF ignores it too
+    if (near) warnings.push(`${tp}${k}: ignored; did you mean '${near}'?`);
   }
   const model_type = typeof text.model_type === 'string' ? text.model_type : typeof c.model_type === 'string' ? c.model_type : null;
   const mt = model_type ?? '';
@@ -205,7 +208,8 @@ export function readConfig(config: unknown): ConfigPlan {
     const prfDict = opt(d.partial_rotary_factor, (v) => finite(`${source}.partial_rotary_factor`, v));
     const o = spec.dict.original_max_position_embeddings as number | undefined;
     let orig: number | null = o ?? null;
-    if (spec.rope_type === 'longrope' && origTop !== null) orig = origTop; // Phi-3 keeps it at the top (HF gives it priority)
+    // HF standardize_rope_params: a top-level original_max_position_embeddings (Phi-3) wins over the flat dict's
+    if (!perType && origTop !== null && ['yarn', 'longrope', 'llama3'].includes(spec.rope_type)) orig = origTop;
     if (orig === null && ['yarn', 'longrope', 'llama3'].includes(spec.rope_type)) {
       if (maxPos === null) {
         throw new PosencError(`${source}.original_max_position_embeddings: required for rope_type '${spec.rope_type}' (and ${tp}max_position_embeddings is not set either)`);
@@ -247,7 +251,35 @@ export function readConfig(config: unknown): ConfigPlan {
     floor_scale: opt(text.floor_scale, (v) => finite(`${tp}floor_scale`, v)) ?? 8192,
     attn_scale: opt(text.attn_scale, (v) => finite(`${tp}attn_scale`, v)) ?? 0.1,
   } : null;
-  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, warnings };
+  const vision_rope = visionRopeOf(c, warnings);
+  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, warnings: [...new Set(warnings)] };
+}
+
+/** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
+function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
+  const vc = c.vision_config;
+  if (!isObj(vc)) return null;
+  const mt = typeof c.model_type === 'string' ? c.model_type : '';
+  let r: NonNullable<ConfigPlan['vision_rope']>;
+  if (vc.model_type === 'pixtral') {
+    const side = vc.image_size != null && vc.patch_size != null
+      ? Math.floor(posInt('vision_config.image_size', vc.image_size) / posInt('vision_config.patch_size', vc.patch_size)) : null;
+    r = { variant: 'pixtral', rotary_dim: posInt('vision_config.head_dim', vc.head_dim),
+      rope_theta: opt(vc.rope_theta, (v) => finite('vision_config.rope_theta', v)) ?? 10000, max_patches_per_side: side };
+  } else if (/^qwen(2|2_5|3)_vl/.test(mt)) {
+    // HF Qwen2VisionTransformer: VisionRotaryEmbedding(head_dim // 2) with theta 10000 on (row, column)
+    const wk = vc.embed_dim != null ? 'embed_dim' : 'hidden_size';
+    if (vc[wk] == null || vc.num_heads == null) {
+      warnings.push('vision_config: no embed_dim / hidden_size and num_heads, so no vision_rope');
+      return null;
+    }
+    const rotary_dim = Math.floor(posInt(`vision_config.${wk}`, vc[wk]) / posInt('vision_config.num_heads', vc.num_heads));
+    r = { variant: 'qwen2_vl', rotary_dim, rope_theta: 10000, max_patches_per_side: null };
+  } else {
+    return null;
+  }
+  if (r.rotary_dim % 4) throw new PosencError(`vision_config: the vision head_dim ${r.rotary_dim} must be a multiple of 4 for 2-D axial RoPE`);
+  return r;
 }
 
 /** Validates one scaling dict: rope_type, required keys, value types; typos of its keys are errors, other keys warnings. */

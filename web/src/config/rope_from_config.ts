@@ -64,6 +64,12 @@ export interface RopeFromConfig extends ConfigRope {
   /** M-RoPE (Qwen2-VL / 2.5-VL / 3-VL): [t, h, w] frequency counts; interleaved for Qwen3-VL. */
   mrope_section: [number, number, number] | null;
   mrope_interleaved: boolean | null;
+  /**
+   * The vision tower's 2-D axial RoPE: Pixtral (`vision_config` head_dim, rope_theta, image_size/patch_size) or the
+   * Qwen-VL vision transformer (head_dim = embed_dim or hidden_size / num_heads, theta 10000); give it to
+   * {@link Posenc.axial2dTables} as `{ rotary_dim, rope_theta, variant }`. Null for other configs.
+   */
+  vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
   warnings: string[];
 }
@@ -123,8 +129,10 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   const warnings = [...plan.warnings];
   for (const [t, r] of Object.entries(layer_types)) {
     if (r && r.rope_type === 'dynamic') {
-      warnings.push(`${r.source}: dynamic NTK (${t}) recomputes inv_freq only when a sequence grows past the longest cached one ` +
-        `(and resets once it is back within max_position_embeddings); effective_base is the base at seq_len = ${seq ?? 0}`);
+      warnings.push(`${r.source}: dynamic NTK (${t}) — HF recomputes inv_freq from seq_len = max position + 1 each time it ` +
+        'exceeds the longest seen so far (and restores the original once a sequence is back within max_position_embeddings); ' +
+        'keys already in the KV cache keep the angles of the base they were rotated with, so past max_position_embeddings ' +
+        `cached and new keys use different bases. effective_base is the base at seq_len = ${seq ?? 0}`);
     }
   }
   if (plan.mrope) {
@@ -147,7 +155,7 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   return {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
     mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
-    warnings,
+    vision_rope: plan.vision_rope, warnings,
   };
 }
 

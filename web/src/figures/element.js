@@ -13,7 +13,7 @@ import { fmt } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
-import { run } from './engine.js';
+import { run, recycle, engineInfo } from './engine.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -34,6 +34,7 @@ input, select, textarea, button { font: inherit; font-size: 13px; color: inherit
 input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textarea { width: 100%; font: 12px ui-monospace, monospace; }
 :focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
 .panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
+.panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
 .panels > pe-lines { flex: 1 1 100%; min-width: 0; }
 .readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
 .readouts p { margin: 2px 0; }
@@ -82,14 +83,21 @@ export class PosencFigure extends Base {
     }, { rootMargin: '200px' }) : null;
   }
 
-  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else { this._visible = true; this._schedule(); } }
+  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
   disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
-  attributeChangedCallback() { this._schedule(); }
+  attributeChangedCallback(name) {
+    if (name === 'theme') for (const b of this._blocks.values()) { b._theme = null; b.render(); }   // blocks cache their colours
+    this._schedule();
+  }
 
   /** Resolves when the current state has been painted; rejects with the error the figure shows. */
   get ready() { return this._deferred.promise; }
   get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }
   set lang(v) { this.setAttribute('lang', v); }
+  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
+  get engine() { return engineInfo.kind; }
+  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). */
+  get timing() { return engineInfo.last; }
   /** The current parameter values (parsed; throws FigureError for a bad attribute). */
   get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
 
@@ -115,13 +123,13 @@ export class PosencFigure extends Base {
 
   _chrome(def) {
     const sr = this.shadowRoot, cap = this.getAttribute('caption');
-    sr.querySelector('.title').textContent = cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '';
-    sr.querySelector('.title').hidden = cap === 'false';
-    sr.querySelector('.takeaway').textContent = def ? this._text(def.takeaway) : '';
-    sr.querySelector('.takeaway').hidden = cap === 'false' || !!(cap && cap !== 'true');
-    sr.querySelector('.export').textContent = `${this._text(UI.export)} ▾`;
-    sr.querySelector('.cancel').textContent = this._text(UI.cancel);
-    sr.querySelector('summary').textContent = this._text(UI.data);
+    // Text is written only when it changes: a repaint then leaves the layout of the page untouched.
+    const text = (sel, v) => { const el = sr.querySelector(sel); if (el.textContent !== v) el.textContent = v; return el; };
+    text('.title', cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '').hidden = cap === 'false';
+    text('.takeaway', def ? this._text(def.takeaway) : '').hidden = cap === 'false' || !!(cap && cap !== 'true');
+    text('.export', `${this._text(UI.export)} ▾`);
+    text('.cancel', this._text(UI.cancel));
+    text('summary', this._text(UI.data));
   }
 
   _showError(e) {
@@ -134,12 +142,15 @@ export class PosencFigure extends Base {
     this.shadowRoot.querySelector('.readouts').replaceChildren();
     this.shadowRoot.querySelector('.tables').replaceChildren();
     this._last = null;
-    console.error(`<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`);
+    const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
+    if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
+    this._logged = msg;
     this._settle(e);
   }
 
   async _update() {
-    if (!this._visible) return;
+    // Title, takeaway, controls and parameter errors at once (no wasm needed): the figure has nearly its final height
+    // before it paints, so the page does not jump. The computation waits until the figure is near the viewport.
     const name = this.getAttribute('figure');
     let def, p;
     try {
@@ -149,6 +160,7 @@ export class PosencFigure extends Base {
     } catch (e) { this._chrome(def); this._controls(def, null); this._showError(e); return; }
     this._controls(def, p);
     this.shadowRoot.querySelector('.error').hidden = true;
+    if (!this._visible) return;
     this._job?.cancel();
     const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
     const prog = sr.querySelector('.progress');
@@ -171,6 +183,7 @@ export class PosencFigure extends Base {
     if (this._job !== job) return;
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
+    this._logged = null;
     if (def.long) { bar.value = 1; sr.querySelector('.cancel').disabled = true; status.dataset.state = 'done'; }
     this._settle();
   }
@@ -196,15 +209,30 @@ export class PosencFigure extends Base {
       }));
       this._panelKey = key;
     }
-    const t = (s) => (s == null ? s : this._text(s));
+    const t = (s) => (s == null ? s : this._text(s)), replaced = [];
     for (const x of panels) {
       const el = this._blocks.get(x.id), o = out[x.id];
-      for (const a of ['caption', 'xlabel', 'ylabel']) { if (o[a] != null) el.setAttribute(a, t(o[a])); else el.removeAttribute(a); }
-      if (x.block === 'heatmap') el.update(o);
+      for (const a of ['caption', 'xlabel', 'ylabel']) { const v = o[a] == null ? null : t(o[a]); if (v === null) el.removeAttribute(a); else if (el.getAttribute(a) !== v) el.setAttribute(a, v); }
+      if (x.block === 'heatmap') { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o); }
       else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
       else el.vectors = o.vectors;
     }
-    sr.querySelector('.readouts').replaceChildren(...(out.readouts || []).map((ro) => {
+    // Arrays no longer drawn anywhere go back to the worker, which refills them next time (a fresh large array costs
+    // more than the computation).
+    const shown = new Set([...this._blocks.values()].map((b) => b.data));
+    for (const a of replaced) if (!shown.has(a)) recycle(a);
+    const ros = out.readouts || [], box2 = sr.querySelector('.readouts');
+    const same = box2.children.length === ros.length && ros.every((ro, i) => box2.children[i].querySelector('output')?.dataset.id === ro.id);
+    if (same) {
+      // the same read-outs: only their text (no DOM rebuilt, so a repaint invalidates little layout)
+      ros.forEach((ro, i) => {
+        const para = box2.children[i], o = para.querySelector('output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+        if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
+        if (o.textContent !== text) o.textContent = text;
+        const label = `${t(ro.label)}: `; if (para.firstChild.textContent !== label) para.firstChild.textContent = label;
+        const n = para.querySelector('.note'); if (n) n.textContent = ro.note ? ` — ${t(ro.note)}` : '';
+      });
+    } else box2.replaceChildren(...ros.map((ro) => {
       const para = document.createElement('p'), o = document.createElement('output');
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);

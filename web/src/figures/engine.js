@@ -8,17 +8,18 @@ const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
 let engine = null;
 
-/** The engine in use ('worker' | 'main'), after the first run. */
-export const engineInfo = { kind: null };
+/** The engine in use ('worker' | 'main') after the first run, and the timing of the last finished run (benchmarks). */
+export const engineInfo = { kind: null, last: null };
 
 function startWorker() {
   return new Promise((resolve, reject) => {
     let w;
     try {
       // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit. Another origin (a CDN):
-      // browsers refuse a cross-origin worker script, so a blob: module imports it (CSP: worker-src blob:).
+      // browsers refuse a cross-origin worker script, so a blob: module imports it dynamically (a dynamic import is
+      // checked against script-src, which lists the CDN; a static one would need the CDN in worker-src too).
       if (new URL(import.meta.url).origin === globalThis.location?.origin) w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
-      else w = new Worker(URL.createObjectURL(new Blob([`import ${JSON.stringify(new URL(WORKER, import.meta.url).href)};`], { type: 'text/javascript' })), { type: 'module' });
+      else w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(new URL(WORKER, import.meta.url).href)});`], { type: 'text/javascript' })), { type: 'module' });
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
     w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
@@ -36,13 +37,14 @@ function startWorker() {
         pending.delete(m.id);
         if (m.cancelled) p.reject(new Cancelled());
         else if (m.error) p.reject(m.error.text ? new FigureError(m.error.text, m.error.attribute) : new Error(m.error.message));
-        else p.resolve(m.result);
+        else { engineInfo.last = { name: p.name, workerMs: m.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(m.result); }
       };
       resolve({
         kind: 'worker',
+        recycle: (buffer) => w.postMessage({ recycle: buffer }, [buffer]),
         run(name, params, { onProgress } = {}) {
           const id = next++;
-          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress }));
+          const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
           w.postMessage({ id, name, params });
           return { promise, cancel: () => { if (pending.has(id)) w.postMessage({ cancel: id }); } };
         },
@@ -58,7 +60,7 @@ async function startMain() {
     kind: 'main',
     run(name, params, { onProgress } = {}) {
       let cancelled = false;
-      const ctx = { progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
+      const ctx = { take: (n) => new Float32Array(n), progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
       return { promise: (async () => figureDef(name).compute(pe, params, ctx))(), cancel: () => { cancelled = true; } };
     },
   };
@@ -68,6 +70,14 @@ function getEngine() {
   engine ??= (typeof Worker === 'function' ? startWorker().catch((e) => { console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`); return startMain(); }) : startMain())
     .then((e) => { engineInfo.kind = e.kind; return e; });
   return engine;
+}
+
+/**
+ * Hands a typed array that is no longer drawn back to the worker, which reuses its buffer for a result of the same
+ * size (ctx.take). Only arrays that came from the worker and that nothing else holds.
+ */
+export function recycle(array) {
+  if (engineInfo.kind === 'worker' && array?.buffer?.byteLength >= 65536) engine.then((e) => e.recycle(array.buffer));
 }
 
 /** Runs figure `name`'s compute with `params`: {promise, cancel}; a cancelled run rejects with {cancelled: true}. */

@@ -1,6 +1,6 @@
 // The figures' compute worker (dist/figures-worker.js): loads the posenc wasm module once and runs a figure
 // definition's compute for the page. page → worker: {id, name, params} | {cancel: id};
-// worker → page: {ready} first, then per run {id, progress}… and {id, result} | {id, error} | {id, cancelled}.
+// worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled}.
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { figureDef } from './registry.js';
@@ -14,19 +14,24 @@ function transferables(x, out = new Set()) {
   return [...out];
 }
 
-let pe;
-try { pe = await init(); } catch (e) { self.postMessage({ ready: true, error: e.message }); }
-if (pe) {
+// Result buffers the page handed back (engine.js recycle): ctx.take(n) reuses one of n floats when there is one.
+const pool = [];
+const take = (n) => { const i = pool.findIndex((b) => b.byteLength === 4 * n); return i >= 0 ? new Float32Array(pool.splice(i, 1)[0]) : new Float32Array(n); };
+
+// No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
+function serve(pe) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { cancelled.add(data.cancel); return; }
+    if ('recycle' in data) { if (pool.length < 4) pool.push(data.recycle); return; }
     const { id, name, params } = data;
     const ctx = {
+      take,
       progress: (p) => self.postMessage({ id, progress: p }),
       checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled.has(id)) throw new Cancelled(); },
     };
     try {
-      const result = await figureDef(name).compute(pe, params, ctx);
-      self.postMessage({ id, result }, transferables(result));
+      const t0 = performance.now(), result = await figureDef(name).compute(pe, params, ctx);
+      self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
       if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
       else self.postMessage({ id, error: { message: e?.message ?? String(e), text: e?.text, attribute: e?.attribute } });
@@ -34,3 +39,4 @@ if (pe) {
   };
   self.postMessage({ ready: true });
 }
+init().then(serve, (e) => self.postMessage({ ready: true, error: e.message }));

@@ -6,7 +6,13 @@
  * <posenc-figure figure="rope-decay" base="500000" controls></posenc-figure>
  * ```
  * Importing this module registers `<posenc-figure>`, `<pe-heatmap>`, `<pe-lines>` and `<pe-vec2>` (in browsers;
- * in Node it defines nothing and does not throw). The wasm module is fetched when the first figure scrolls into view.
+ * in Node it defines nothing and does not throw). The wasm module is fetched when the first figure scrolls into view,
+ * and figures compute in a module worker (`figures-worker.js`, next to this file) or, where none can start, on the
+ * main thread.
+ *
+ * Content-Security-Policy: same origin — `script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:;
+ * style-src 'self'` is enough (styles are constructable stylesheets inside shadow DOM). From a CDN — add the CDN's
+ * origin to `script-src` and `connect-src` (the .wasm is fetched); the worker starts from a `blob:` module.
  */
 
 /** A string in English and Chinese. */
@@ -62,6 +68,10 @@ export class PosencFigure extends HTMLElement {
   /** The current parameters, parsed. @throws FigureError */
   readonly params: Record<string, unknown>;
   lang: string;
+  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
+  readonly engine: 'worker' | 'main' | null;
+  /** Timing of the last computation finished in the worker (for benchmarks). */
+  readonly timing: { name: string; workerMs: number; roundTripMs: number } | null;
   /** PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × scale. */
   toPNG(options?: { scale?: number }): Promise<Blob>;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */

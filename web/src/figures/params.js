@@ -26,7 +26,7 @@ function ruleOf(spec) {
 
 export function badValue(name, spec, raw) {
   const r = ruleOf(spec);
-  return new FigureError(L(`Attribute "${name}" must be ${r.en} (got "${raw}").`, `属性 "${name}" 必须是${r.zh}（收到 "${raw}"）。`), name);
+  return new FigureError(L(`Attribute "${name}" must be ${r.en} (got "${raw}").`, `属性 "${name}" 必须是 ${r.zh}（收到 "${raw}"）。`), name);
 }
 
 /** Parses one attribute string; throws FigureError. */
@@ -65,7 +65,7 @@ export function readParams(def, get) {
   if (bad) {
     const spec = def.params[bad.param];
     throw new FigureError(L(`Attribute "${bad.param}" must be ${bad.rule.en} (got "${formatParam(spec, p[bad.param])}").`,
-      `属性 "${bad.param}" 必须是${bad.rule.zh}（收到 "${formatParam(spec, p[bad.param])}"）。`), bad.param);
+      `属性 "${bad.param}" 必须是 ${bad.rule.zh}（收到 "${formatParam(spec, p[bad.param])}"）。`), bad.param);
   }
   return p;
 }

@@ -163,7 +163,7 @@ export async function scoresGpu(ctx: GpuContext, o: ScoresInputs, ctl: Control, 
   rowsPerChunk -= rowsPerChunk % 64;
   if (rowsPerChunk < 64 || seq * d > ctx.maxFloats) throw new GpuFailure('limits', 'the score rows exceed the adapter\'s buffer limits');
   const f = o.rope && angleFactors(o.rope.inv_freq, 0, seq);
-  const scores = ctx.pipeline(SCORES_WGSL), softmax = ctx.pipeline(SOFTMAX_WGSL);
+  const [scores, softmax, rope] = await Promise.all([ctx.pipeline(SCORES_WGSL), ctx.pipeline(SOFTMAX_WGSL), ctx.pipeline(ROPE_WGSL)]);
   const scale = 1 / Math.sqrt(d);
   let q: GPUBuffer, k: GPUBuffer;
   await ctx.chunks(Math.ceil(seq / rowsPerChunk), (c, enc, keep) => {
@@ -171,7 +171,6 @@ export async function scoresGpu(ctx: GpuContext, o: ScoresInputs, ctl: Control, 
       q = keep(ctx.upload(o.q));
       k = keep(ctx.upload(o.k));
       if (o.rope && f) {
-        const rope = ctx.pipeline(ROPE_WGSL);
         const rq = keep(ctx.output(seq * d)), rk = keep(ctx.output(seq * d));
         const u = keep(ctx.upload(new Uint32Array([seq, d, o.rope.rotary_dim, o.rope.interleaved ? 1 : 0, o.rope.rotary_dim / 2, f.B, 0, 0]), true));
         ctx.dispatch(enc, rope, [u, keep(ctx.upload(f.blocks)), keep(ctx.upload(f.offsets)), q, k, rq, rk], Math.ceil(d / 64), Math.ceil(seq / 4));

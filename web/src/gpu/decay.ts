@@ -39,7 +39,7 @@ export interface SweepInputs {
   count: number;
 }
 
-const CHUNK = 1 << 16;  // distances per chunk (progress and cancellation points)
+const CHUNK = 1 << 18;  // distances per chunk (progress and cancellation points; few read-backs per sweep)
 
 /**
  * ⟨R_m q, R_n k⟩ for n − m = k_start − q_position + t, t < count, as the wasm `ropeInnerProductSweep`: the pair
@@ -61,7 +61,7 @@ export async function sweepGpu(ctx: GpuContext, o: SweepInputs, ctl: Control, ou
     throw new GpuFailure('limits', 'the sweep factors exceed the adapter\'s buffer limits');
   }
   const chunk = Math.min(CHUNK, ctx.maxFloats);
-  const pipeline = ctx.pipeline(SWEEP_WGSL);
+  const pipeline = await ctx.pipeline(SWEEP_WGSL);
   let blk: GPUBuffer, off: GPUBuffer;
   await ctx.chunks(Math.ceil(o.count / chunk), (k, enc, keep) => {
     if (k === 0) {

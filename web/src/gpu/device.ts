@@ -30,7 +30,7 @@ export interface Chunk {
 export class GpuContext {
   /** Why the device was lost (null while it works). */
   lost: string | null = null;
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>();
 
   constructor(readonly device: GPUDevice, readonly adapterName: string) {
     device.lost.then((info) => { this.lost = info.message || String(info.reason); });
@@ -42,10 +42,12 @@ export class GpuContext {
     return Math.floor(Math.min(l.maxStorageBufferBindingSize, l.maxBufferSize) / 4);
   }
 
-  pipeline(code: string): GPUComputePipeline {
+  /** The compiled kernel of `code` (cached); a compile error rejects (no console output), making the call fall back. */
+  pipeline(code: string): Promise<GPUComputePipeline> {
     let p = this.pipelines.get(code);
     if (!p) {
-      p = this.device.createComputePipeline({ layout: 'auto', compute: { module: this.device.createShaderModule({ code }), entryPoint: 'main' } });
+      p = this.device.createComputePipelineAsync({ layout: 'auto', compute: { module: this.device.createShaderModule({ code }), entryPoint: 'main' } });
+      p.catch(() => this.pipelines.delete(code));
       this.pipelines.set(code, p);
     }
     return p;

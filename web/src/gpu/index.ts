@@ -76,7 +76,7 @@ const isCount = (n: unknown, max: number): n is number => typeof n === 'number' 
  * float32 dot products.
  */
 export class PosencGpu {
-  private ctx: Promise<GpuContext | null> | null;
+  private ctx: Promise<GpuContext | null>;
   private readonly noticed = new Set<string>();
   private readonly calibrations = new Map<GpuWorkload, Promise<Calibration>>();
 
@@ -92,7 +92,7 @@ export class PosencGpu {
   /** The adapter's vendor/architecture/description, e.g. `'google swiftshader'`, or null. */
   adapter: string | null;
 
-  /** The auto policy's measurements so far (made on the first `'auto'` call of each workload). */
+  /** The auto policy's measurement for a workload (made once: on its first `'auto'` call, or by this call); null without a device. */
   async calibration(workload: GpuWorkload): Promise<Calibration | null> {
     return this.available ? this.calibrate(workload) : null;
   }

@@ -50,7 +50,7 @@ export async function angleTable(ctx: GpuContext, invFreq: Float64Array, scale: 
   const rowsPerChunk = Math.min(Math.floor(ctx.maxFloats / rowFloats), 65535 * 4, Math.max(64, Math.floor(2 ** 22 / rowFloats)));
   if (rowsPerChunk < 1) throw new GpuFailure('limits', `a table row of ${rowFloats} floats exceeds the adapter's buffer limits`);
   const f = angleFactors(invFreq, 0, n, new Float64Array(nf).fill(scale));
-  const pipeline = ctx.pipeline(TABLE_WGSL);
+  const pipeline = await ctx.pipeline(TABLE_WGSL);
   let blk: GPUBuffer, off: GPUBuffer;
   const chunks = Math.ceil(n / rowsPerChunk);
   await ctx.chunks(chunks, (k, enc, keep) => {

@@ -20,12 +20,12 @@ export function axisTicks(lo, hi, { log = false, count = 5 } = {}) {
     const s = scaleLog().domain([lo, hi]);
     let values = s.ticks().filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
     if (values.length > count + 2) { const k = Math.ceil(values.length / (count + 1)); values = values.filter((_, i) => i % k === 0); }
-    if (values.length < 2) values = s.ticks(count);
+    if (values.length < 2) { const f = s.tickFormat(count, '~g'); values = s.ticks(count).filter((v) => f(v) !== ''); }   // d3 thins crowded labels
     const big = Math.max(...values.map(Math.abs)), small = Math.min(...values.map(Math.abs));
     return { values, format: format(big >= 1e4 && small >= 1 ? '~s' : small < 1e-3 || big >= 1e6 ? '.0e' : '~g') };
   }
   const s = scaleLinear().domain([lo, hi]), values = s.ticks(count);
   const big = Math.max(...values.map(Math.abs)), step = values.length > 1 ? Math.abs(values[1] - values[0]) : Math.abs(hi - lo) || 1;
-  const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.round(Math.log10(big / step)))}e`) : s.tickFormat(count);
+  const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.floor(Math.log10(big)) - Math.floor(Math.log10(step)))}e`) : s.tickFormat(count);
   return { values, format: (v) => (v === 0 ? '0' : f(v)) };
 }

@@ -43,11 +43,12 @@ export class PeHeatmap extends Base {
     map.addEventListener('pointerleave', () => this._show(null));
     map.addEventListener('blur', () => this._show(null));
     map.addEventListener('keydown', (e) => this._key(e));
-    this._ro = new ResizeObserver(() => { const w = this.parentElement?.clientWidth; if (w !== this._pw) { this._pw = w; this.render(); } });
+    // The container's width comes from the ResizeObserver, so a repaint never forces a layout of the page to read it.
+    this._ro = new ResizeObserver(([e]) => { const w = e.contentRect.width; if (w !== this._pw) { this._pw = w; this.render(); } });
   }
 
   connectedCallback() { if (this.parentElement) this._ro.observe(this.parentElement); }
-  disconnectedCallback() { this._ro.disconnect(); }
+  disconnectedCallback() { this._ro.disconnect(); this._theme = null; }
 
   attributeChangedCallback(name) {
     const sr = this.shadowRoot, text = this.getAttribute(name) || '';
@@ -71,7 +72,8 @@ export class PeHeatmap extends Base {
   _geometry() {
     const labelW = this.rowLabels && this.rows <= 64 ? 56 : 0, labelH = this.colLabels && this.cols <= 64 ? 40 : 0;
     // Fit the container: the map plus row labels and the colour bar (~70 px) must not overflow it (phones).
-    const room = Math.min(this.parentElement?.clientWidth || Infinity, globalThis.innerWidth || 1000) - labelW - 72;
+    this._pw ??= this.parentElement?.clientWidth;
+    const room = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000) - labelW - 72;
     const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 320, room));
     // Cells fill the square `avail` but stay within 3:1, so a 64 × 32 table is not squeezed into a thin strip.
     let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
@@ -147,7 +149,7 @@ export class PeHeatmap extends Base {
   render() {
     if (!this._data || !this.rows || !this.cols || !this.isConnected) return;
     const t0 = performance.now();
-    const geo = this._geometry(), { w, h, labelH } = geo, th = theme(this);
+    const geo = this._geometry(), { w, h, labelH } = geo, th = (this._theme ??= theme(this));
     const canvas = this.shadowRoot.querySelector('.map');
     const dpr = globalThis.devicePixelRatio || 1;
     // Resizing a canvas reallocates it: only when the size changes (repaints at a fixed size stay cheap).

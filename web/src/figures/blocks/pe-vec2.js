@@ -51,7 +51,7 @@ export class PeVec2 extends Base {
   }
   _emit(id, x, y) {
     const R = this.range, keep = (v) => Math.round(Math.min(R, Math.max(-R, v)) * 100) / 100;
-    this.dispatchEvent(new CustomEvent('vector-change', { detail: { id, x: keep(x), y: keep(y) } }));
+    this.dispatchEvent(new CustomEvent('vector-change', { detail: { id, x: keep(x), y: keep(y) }, bubbles: true }));
   }
 
   render() {

@@ -4,7 +4,6 @@
 const r2 = (v) => Math.round(v * 100) / 100;
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const ANCHOR = { left: 'start', start: 'start', center: 'middle', right: 'end', end: 'end' };
-const BASELINE = { top: 'text-before-edge', hanging: 'text-before-edge', middle: 'central', bottom: 'text-after-edge', alphabetic: 'auto' };
 
 export class SvgContext {
   constructor(width, height) {
@@ -48,11 +47,23 @@ export class SvgContext {
   fillText(text, x, y) {
     const f = /^(?:(bold|\d00)\s+)?(\d+(?:\.\d+)?)px\s+(.*)$/.exec(this.font) || [null, null, 10, 'sans-serif'];
     const weight = f[1] ? ` font-weight="${f[1] === 'bold' ? 700 : f[1]}"` : '';
-    this.out.push(`<text x="${r2(x)}" y="${r2(y)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" dominant-baseline="${BASELINE[this.textBaseline] || 'auto'}" fill="${esc(this.fillStyle)}"${this._common()}>${esc(text)}</text>`);
+    // Canvas baselines (top, middle, bottom) become an alphabetic baseline moved by the font's em box, measured as the
+    // canvas measures it, so the text lands where it does on the canvas.
+    const dy = this._baselineShift();
+    this.out.push(`<text x="${r2(x)}" y="${r2(y + dy)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" fill="${esc(this.fillStyle)}"${this._common()}>${esc(text)}</text>`);
   }
   /** An embedded raster (a heatmap larger than the cell limit): `src` is a canvas, drawn without smoothing. */
   drawImage(src, x, y, w, h) {
     this.out.push(`<image href="${src.toDataURL('image/png')}" x="${r2(x)}" y="${r2(y)}" width="${r2(w)}" height="${r2(h)}" preserveAspectRatio="none" image-rendering="optimizeSpeed"${this._common()}/>`);
+  }
+  /** How far below y the alphabetic baseline lies when the canvas draws with this.textBaseline (measured by a canvas). */
+  _baselineShift() {
+    if (this.textBaseline === 'alphabetic') return 0;
+    const c = (SvgContext.measurer ??= document.createElement('canvas').getContext('2d'));
+    c.font = this.font;
+    c.textBaseline = 'alphabetic'; const a = c.measureText('Hg').actualBoundingBoxAscent;
+    c.textBaseline = this.textBaseline; const b = c.measureText('Hg').actualBoundingBoxAscent;
+    return a - b;
   }
   measureText(s) { const c = (SvgContext.measurer ??= document.createElement('canvas').getContext('2d')); c.font = this.font; return c.measureText(s); }
   toString() {

@@ -18,9 +18,9 @@ export default {
     causal: { type: 'bool', default: false, label: L('causal mask', '因果掩码') },
   },
   panels: () => [{ id: 'map', block: 'heatmap', size: 320 }],
-  compute(pe, { text, seq, head_dim, base, rope, causal }) {
+  compute(pe, { text, seq, head_dim, base, rope, causal }, ctx) {
     const { tokens, q, k } = tokensQK(pe, text, seq, head_dim);
-    const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal });
+    const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal, out: ctx.take(seq * seq) });
     return { tokens, scores, seq };
   },
   render(r) {

@@ -40,13 +40,16 @@ export default {
     const q = vec.slice(0, d), k = vec.slice(d);
     const qPos = qk === 'mid' ? Math.floor(n / 2) : 0;
     const total = bases.length * n * (bound ? 2 : 1);
-    let done = 0;
+    let done = 0, backend = 'wasm';
     const curves = [];
     for (const b of bases) {
       const values = new Float32Array(n);
       for (let start = 0; start < n; start += CHUNK) {
         const count = Math.min(CHUNK, n - start);
-        values.set(pe.ropeInnerProductSweep({ q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: start, count }), start);
+        // pe.gpu: WebGPU where the crossover measured on this adapter says it is faster, else wasm (same values)
+        const r = await pe.gpu.ropeInnerProductSweep({ q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: start, count });
+        values.set(r.values, start);
+        if (r.backend === 'webgpu') backend = 'webgpu';
         done += count; ctx.progress(done / total);
         await ctx.checkpoint();
       }
@@ -62,7 +65,7 @@ export default {
       }
       curves.push(c);
     }
-    return { curves, qPos, n, width };
+    return { curves, qPos, n, width, backend };
   },
   render(r, p, { ms } = {}) {
     const dx = r.n / r.width, x0 = -r.qPos, baseL = (b) => L(`base ${b}`, `底数 ${b}`);
@@ -83,7 +86,8 @@ export default {
     out.readouts = r.curves.map((c, i) => ({ id: i ? 'at2' : 'at', label: L(`score at n − m = ${p.at}, base ${c.base}`, `n − m = ${p.at} 处的分数，底数 ${c.base}`),
       value: inside ? c.values[idx] : NaN,
       text: inside ? undefined : L(`outside the computed window (${-r.qPos} … ${r.n - 1 - r.qPos})`, `在计算窗口之外（${-r.qPos} … ${r.n - 1 - r.qPos}）`) }));
-    if (ms !== undefined) out.status = L(`${r.n.toLocaleString('en')} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms`, `${r.n} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms`);
+    const by = r.backend === 'webgpu' ? 'WebGPU' : 'wasm';
+    if (ms !== undefined) out.status = L(`${r.n.toLocaleString('en')} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms · ${by}`, `${r.n} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms · ${by}`);
     return out;
   },
 };

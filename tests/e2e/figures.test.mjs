@@ -1,0 +1,272 @@
+// posenc/figures as a user gets it: dist/figures.js served from a sub-path with no bundler, in headless Chromium.
+// For every name in figureNames: it paints something, toCSV() holds exactly the package's numbers for those
+// parameters (computed here in Node through the API), toSVG() parses and, rasterised by Chromium, matches the canvas
+// rendering of the same figure (toPNG at scale 1), toPNG({scale: 2}) decodes to twice the layout size. Then: the strict
+// Content-Security-Policy page, the CDN case (package on a second origin), lazy wasm, bad attributes, theme, styles
+// kept inside shadow DOM, Node import. Screenshots of every figure (en, zh, phone width) land in test-results/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import init from 'posenc';
+import { figureNames, describeFigure } from 'posenc/figures';
+import { CHROMIUM_ARGS } from './browser.mjs';
+import { serveStatic, STRICT_CSP } from './figures-server.mjs';
+import { csvRows } from './csv.mjs';
+import { axisTicks } from '../../web/src/figures/blocks/format.js';
+import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
+
+const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-results/figures/', import.meta.url));
+mkdirSync(shots, { recursive: true });
+const pe = await init();
+
+// The rasterised SVG and the canvas rendering agree when at most 1 % of the pixels differ by more than 64 levels (of
+// 255) in some channel. Measured: 0–0.7 % (cell edges where the canvas scales a heatmap image and the SVG draws rects).
+const SVG_MISMATCH_MAX = 0.01;
+
+const page = (body, src = './pkg/figures.js', lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+<link rel="stylesheet" href="./host.css"><script type="module" src="${src}"></script></head><body>${body}</body></html>`;
+const all = (lang, extra = '') => page(figureNames.map((n) => `<posenc-figure figure="${n}" ${extra}></posenc-figure>`).join('\n'), './pkg/figures.js', lang);
+let A, B, browser;
+const errors = [];
+
+before(async () => {
+  B = await serveStatic({ mounts: { '/npm/posenc/dist/': dist }, headers: () => ({ 'access-control-allow-origin': '*' }) });
+  const cdnCsp = `default-src 'self'; script-src 'self' ${B.origin} 'wasm-unsafe-eval'; connect-src 'self' ${B.origin}; worker-src 'self' blob:; style-src 'self'`;
+  A = await serveStatic({
+    mounts: { '/sub/path/pkg/': dist },
+    pages: {
+      '/sub/path/all.html': all('en'), '/sub/path/all-zh.html': all('zh'),
+      '/sub/path/csp.html': all('en', 'controls'),
+      '/sub/path/cdn.html': page('<posenc-figure figure="alibi" heads="6"></posenc-figure>', `${B.origin}/npm/posenc/dist/figures.js`),
+      '/sub/path/lazy.html': page('<div class="spacer"></div><posenc-figure figure="shaw"></posenc-figure>'),
+      '/sub/path/bad.html': page(`<posenc-figure id="bad" figure="alibi" heads="4" head="9"></posenc-figure><posenc-figure id="unknown" figure="rope-decy"></posenc-figure>
+        <posenc-figure id="badzh" figure="t5" head="8" lang="zh"></posenc-figure><posenc-figure id="good" figure="shaw"></posenc-figure><p id="host-p">host text</p><form id="host-form"></form>`),
+      '/sub/path/dark.html': page('<posenc-figure figure="shaw" theme="dark"></posenc-figure>'),
+    },
+    // a host stylesheet with broad rules: they must not reach into the figures
+    files: { '/sub/path/host.css': 'p { color: rgb(200, 0, 0); } .spacer { height: 3000px; } * { font-family: serif; }' },
+    headers: (p) => ({
+      ...(p === '/sub/path/csp.html' || p === '/sub/path/bad.html' ? { 'content-security-policy': STRICT_CSP } : {}),
+      ...(p === '/sub/path/cdn.html' ? { 'content-security-policy': cdnCsp } : {}),
+    }),
+  });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+after(async () => { await browser?.close(); A?.server.close(); B?.server.close(); });
+
+async function open(path, viewport = { width: 1000, height: 900 }) {
+  const p = await browser.newPage({ viewport });
+  p.requests = [];
+  p.on('request', (r) => p.requests.push(r.url()));   // the page's and its workers' requests
+  p.on('console', (m) => { if (m.type() === 'error') errors.push({ path, text: m.text() }); });
+  p.on('pageerror', (e) => errors.push({ path, text: String(e) }));
+  await p.goto(`${A.origin}${path}`);
+  return p;
+}
+/** Scrolls a figure into view and waits for el.ready: 'ok' or the error message. */
+const ready = (p, sel) => p.locator(sel).evaluate(async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
+
+// ── what each figure must hold, from the API here in Node (default parameters unless `attrs`) ──
+const sweepEnv = () => pe.envelope(pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 512, rope_theta: 10000, count: 4096 }), 900);
+const REF = {
+  permutation: () => { const a = pe.textQK({ text: '猫 抓 老鼠', head_dim: 16, seed: 0 }); return { panel: 'a', values: pe.attentionScores({ q: a.q, k: a.k, seq: 3, head_dim: 16, rope: null }) }; },
+  attention: () => { const t = 'the cat chased the mouse and the mouse ran under the old table', { q, k } = tokensQK(pe, t, 16, 32);
+    return { panel: 'map', values: pe.attentionScores({ q, k, seq: 16, head_dim: 32, rope: { rope_theta: 10000 }, causal: false }) }; },
+  sinusoidal: () => ({ panel: 'table', values: pe.sinusoidal({ positions: 64, d: 32, base: 10000, layout: 'interleaved' }) }),
+  multiplicative: () => { const x = pe.textQK({ text: 'cat', head_dim: 32, seed: 0 }).q.slice(0, 32); return { panel: 'lines', series: 'x ⊙ p', values: pe.multiplicativePE(x, pe.sinusoidal({ positions: [3], d: 32 })) }; },
+  shaw: () => ({ panel: 'map', values: pe.shawRelativeIndex({ q_len: 16, max_relative_position: 4 }) }),
+  'transformer-xl': () => { const d = 16, seg = pe.textQK({ text: 'a b c d e f g h', head_dim: d, seed: 0 }), k = new Float32Array(10 * d);
+    k.set(randomRows(pe, 2, d, 1, 'mem')); k.set(seg.k, 2 * d); const uv = randomRows(pe, 2, d, 2, 'bias');
+    return { panel: 'score', values: pe.xlScores({ q: seg.q, k, r: pe.xlPositionEmbedding({ klen: 10, d }), u: uv.subarray(0, d), v: uv.subarray(d), qlen: 8, klen: 10, d }).score }; },
+  t5: () => ({ panel: 'plot', series: 'bucket(j − i)', values: Array.from({ length: 337 }, (_, i) => pe.t5RelativePositionBucket(i - 168)) }),
+  deberta: () => { const rel = pe.debertaRelativePositions({ q_len: 257, position_buckets: 16, max_relative_positions: 64 }); return { panel: 'plot', series: 'bucketed δ', values: rel.subarray(128 * 257, 129 * 257) }; },
+  tupe: () => ({ panel: 'map', values: pe.tupePositionScores({ p: pe.sinusoidal({ positions: 32, d: 32 }), u_q: randomRows(pe, 32, 32, 6, 'uq'), u_k: randomRows(pe, 32, 32, 7, 'uk'), n: 32, d_model: 32, heads: 4, head_dim: 8 }).slice(0, 32 * 32) }),
+  'rope-rotation': () => { const t = pe.ropeTablesScaled({ inv_freq: [0.3], positions: [3] });
+    const qm = pe.ropeApplyTables(Float32Array.from([1.2, 0.3]), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos, sin: t.sin });
+    return { panel: 'plane', series: 'R_m q', values: qm, column: 'both' }; },
+  'partial-rotary': () => ({ panel: 'map', values: pe.ropeApply(new Float32Array(64 * 64).fill(1), { seq: 64, head_dim: 64, rotary_dim: 32 }) }),
+  'rope-decay': () => ({ attrs: { window: 4096, base2: 0 }, panel: 'plot', series: 'base 10000', values: sweepEnv().min, value2: sweepEnv().max }),
+  'su-decay': () => ({ panel: 'plot', values: pe.ropeDecayBound({ rotary_dim: 128, rope_theta: 10000, count: 257 }) }),
+  wavelengths: () => ({ panel: 'wave', values: pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 4096 }).wavelength }),
+  'context-extension': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq, l = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'linear', factor: 8 }).inv_freq;
+    return { panel: 'ratio', series: 'PI (linear)', values: Float64Array.from(l, (w, i) => w / d[i]) }; },
+  'config-wavelengths': () => { const r = pe.ropeFromConfig(describeFigure('config-wavelengths').params[0].default); return { panel: 'plot', series: 'wavelength, llama3', values: Float64Array.from(r.inv_freq, (w) => (2 * Math.PI) / w) }; },
+  alibi: () => ({ panel: 'slopes', values: pe.alibiSlopes(12) }),
+  xpos: () => { const n = 1024, d = 64, ones = new Float32Array(n * d).fill(1);
+    const s = pe.attentionScores({ q: pe.xposApply(ones, { seq: n, head_dim: d, scale_base: 512 }), k: pe.xposApply(ones, { seq: n, head_dim: d, scale_base: 512, downscale: true }), seq: n, head_dim: d, softmax: false });
+    return { panel: 'decay', series: 'xPos', values: Float64Array.from({ length: n }, (_, x) => s[(n - 1) * n + (n - 1 - x)]) }; },
+  'linear-attention': () => { const n = 128, d = 8;
+    const r = pe.linearAttentionRope({ q: randomRows(pe, n, d, 0, 'lq'), k: randomRows(pe, n, d, 0, 'lk'), v: randomRows(pe, n, 8, 0, 'lv'), seq: n, head_dim: d, v_dim: 8, causal: true, rope_theta: 100, form: 'naive' });
+    return { panel: 'den', series: 'denominator, eq. (28)', values: r.denominator }; },
+  explorer: () => { const r = pe.attention({ scheme: { type: 'rope' }, text: 'the cat chased the mouse under the old table', heads: 4, head_dim: 32, causal: true, seed: 0 });
+    return { panel: 'A', values: r.probs.slice(0, r.seq * r.seq) }; },
+};
+
+test('Node: importing posenc/figures does not throw; every figure is described', async () => {
+  assert.equal(figureNames.length, 20);
+  for (const n of figureNames) {
+    const d = describeFigure(n);
+    assert.equal(d.name, n);
+    assert.ok(d.title.en && d.title.zh && d.takeaway.en && d.takeaway.zh && d.description.zh, n);
+    for (const p of d.params) assert.ok(p.label.en && p.rule.zh && p.default !== undefined, `${n}.${p.name}`);
+    assert.ok(REF[n], `a reference for ${n}`);
+  }
+  assert.throws(() => describeFigure('rope-decy'), (e) => e.attribute === 'figure' && /rope-decay/.test(e.message));
+});
+
+test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small values not rounded to 0.00, SI for large', () => {
+  const labels = (a, b, o) => { const t = axisTicks(a, b, o); return t.values.map(t.format); };
+  assert.deepEqual(labels(0, 0.004), ['0', '1e-3', '2e-3', '3e-3', '4e-3']);
+  assert.deepEqual(labels(0.001, 0.0012), ['1.00e-3', '1.05e-3', '1.10e-3', '1.15e-3', '1.20e-3']);
+  assert.deepEqual(labels(0, 65536), ['0', '10k', '20k', '30k', '40k', '50k', '60k']);
+  assert.deepEqual(labels(-0.5, 1.3), ['−0.5', '0', '0.5', '1.0']);
+  assert.deepEqual(labels(1, 1e6, { log: true }), ['1', '10', '100', '1k', '10k', '100k', '1M']);
+  for (const [a, b] of [[0, 1e-3], [2e-7, 9e-7], [-3, 250000], [0.1, 0.7]]) {
+    const l = labels(a, b);
+    assert.equal(new Set(l).size, l.length, `distinct labels on [${a}, ${b}]: ${l}`);
+    assert.ok(!l.includes('0.00'), `${l}`);
+  }
+});
+
+test('every figure: painted, CSV = the API’s numbers, SVG ≈ canvas, PNG size', async (t) => {
+  const p = await open('/sub/path/all.html');
+  for (const name of figureNames) {
+    const ref = REF[name]();
+    const sel = `posenc-figure[figure="${name}"]`;
+    if (ref.attrs) await p.$eval(sel, (el, a) => { for (const [k, v] of Object.entries(a)) el.setAttribute(k, String(v)); }, ref.attrs);
+    assert.equal(await ready(p, sel), 'ok', name);
+    // painted: ink on every canvas / shapes in the plane
+    const ink = await p.$eval(sel, (el) => [...el.shadowRoot.querySelectorAll('[data-panel]')].map((b) => {
+      const c = b.shadowRoot.querySelector('canvas');
+      if (!c) return b.shadowRoot.querySelectorAll('svg line').length;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+      return n / (d.length / 4);
+    }));
+    assert.ok(ink.length && ink.every((x) => x > 0.01), `${name}: painted ${ink}`);
+    // CSV
+    const csv = await p.$eval(sel, (el) => el.toCSV());
+    assert.match(csv, new RegExp(`^# posenc figure: ${name}\\n# parameters: `));
+    const rows = csvRows(csv, ref.panel, ref.series);
+    const want = Array.from(ref.values);
+    if (ref.column === 'both') assert.deepEqual([Number(rows[0].x), Number(rows[0].value)], want, name);
+    else {
+      assert.equal(rows.length, want.length, `${name}: ${rows.length} rows for ${want.length} numbers`);
+      rows.forEach((r, i) => assert.equal(Number(r.value), want[i], `${name} row ${i}`));
+      if (ref.value2) rows.forEach((r, i) => assert.equal(Number(r.value2), ref.value2[i], `${name} row ${i} (band top)`));
+    }
+    // SVG vs canvas, PNG size
+    const cmp = await p.$eval(sel, async (el) => {
+      const svg = el.toSVG(), doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+      const w = Number(doc.documentElement.getAttribute('width')), h = Number(doc.documentElement.getAttribute('height'));
+      const img = new Image(); img.src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' })); await img.decode();
+      const a = new OffscreenCanvas(w, h).getContext('2d'); a.drawImage(img, 0, 0, w, h);
+      const png1 = await createImageBitmap(await el.toPNG({ scale: 1 })), b = new OffscreenCanvas(w, h).getContext('2d'); b.drawImage(png1, 0, 0);
+      const da = a.getImageData(0, 0, w, h).data, db = b.getImageData(0, 0, w, h).data;
+      let bad = 0; for (let i = 0; i < da.length; i += 4) if (Math.max(Math.abs(da[i] - db[i]), Math.abs(da[i + 1] - db[i + 1]), Math.abs(da[i + 2] - db[i + 2])) > 64) bad++;
+      const png2 = await createImageBitmap(await el.toPNG({ scale: 2 }));
+      return { w, h, png1: [png1.width, png1.height], png2: [png2.width, png2.height], mismatch: bad / (w * h), vector: !/<image/.test(svg) || /<rect/.test(svg), texts: (svg.match(/<text/g) || []).length };
+    });
+    assert.ok(!cmp.error, `${name}: SVG parses (${cmp.error})`);
+    assert.deepEqual(cmp.png1, [cmp.w, cmp.h], `${name}: PNG at scale 1`);
+    assert.deepEqual(cmp.png2, [2 * cmp.w, 2 * cmp.h], `${name}: PNG at scale 2 decodes to twice the layout size`);
+    assert.ok(cmp.mismatch <= SVG_MISMATCH_MAX, `${name}: SVG vs canvas mismatch ${(100 * cmp.mismatch).toFixed(2)} %`);
+    assert.ok(cmp.texts > 3, `${name}: SVG text is text`);
+    t.diagnostic(`${name}: ${cmp.w}×${cmp.h}, SVG vs canvas ${(100 * cmp.mismatch).toFixed(2)} % pixels off by > 64`);
+    await p.locator(sel).screenshot({ path: `${shots}${name}-en.png` });
+  }
+  await p.close();
+});
+
+test('Chinese and phone width: translated chrome, no horizontal overflow', async () => {
+  const p = await open('/sub/path/all-zh.html', { width: 360, height: 800 });
+  for (const name of figureNames) {
+    const sel = `posenc-figure[figure="${name}"]`;
+    assert.equal(await ready(p, sel), 'ok', name);
+    assert.equal(await p.$eval(sel, (el) => el.shadowRoot.querySelector('.title').textContent), describeFigure(name).title.zh);
+    await p.locator(sel).screenshot({ path: `${shots}${name}-zh-360.png` });
+  }
+  assert.equal(await p.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('.export').textContent), '导出 ▾');
+  const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(over <= 1, `page overflows by ${over}px at 360 px`);
+  await p.close();
+});
+
+test('strict CSP (no unsafe-inline styles, no eval): every figure with controls renders, in a worker, no violation', async () => {
+  const p = await open('/sub/path/csp.html');
+  await p.evaluate(() => { window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); });
+  for (const name of figureNames) assert.equal(await ready(p, `posenc-figure[figure="${name}"]`), 'ok', name);
+  assert.deepEqual(await p.evaluate(() => window.violations), []);
+  assert.equal(await p.$eval('posenc-figure', (el) => el.engine), 'worker');
+  assert.ok(p.requests.some((u) => u.endsWith('/sub/path/pkg/figures-worker.js')), 'the worker script, resolved from import.meta.url');
+  // controls change the figure: the slider of the Shaw figure
+  const before = await p.$eval('posenc-figure[figure="shaw"]', (el) => el.shadowRoot.querySelector('output[data-id="corner"]').dataset.value);
+  await p.$eval('posenc-figure[figure="shaw"]', (el) => { const i = el.shadowRoot.querySelector('input[name="max_relative_position"]'); i.value = '2'; i.dispatchEvent(new Event('input', { bubbles: true })); });
+  await p.waitForFunction(() => document.querySelector('posenc-figure[figure="shaw"]').getAttribute('max_relative_position') === '2');
+  assert.equal(await ready(p, 'posenc-figure[figure="shaw"]'), 'ok');
+  const after = await p.$eval('posenc-figure[figure="shaw"]', (el) => el.shadowRoot.querySelector('output[data-id="corner"]').dataset.value);
+  assert.notEqual(after, before);
+  assert.equal(Number(after), pe.shawRelativeIndex({ q_len: 16, max_relative_position: 2 })[15]);
+  await p.close();
+});
+
+test('from a second origin (CDN case): worker through a blob: module, wasm from the CDN', async () => {
+  const p = await open('/sub/path/cdn.html');
+  assert.equal(await ready(p, 'posenc-figure'), 'ok');
+  assert.equal(Number(await p.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)), pe.alibiSlopes(6)[0]);
+  assert.equal(await p.$eval('posenc-figure', (el) => el.engine), 'worker');
+  assert.ok(p.requests.some((u) => u.startsWith(B.origin) && u.endsWith('.wasm')), `wasm from the CDN origin: ${p.requests}`);
+  await p.close();
+});
+
+test('the wasm is fetched only when the first figure scrolls into view', async () => {
+  const p = await open('/sub/path/lazy.html', { width: 800, height: 600 });
+  await p.waitForFunction(() => customElements.get('posenc-figure'));
+  await p.waitForTimeout(300);
+  const wasm = () => p.requests.filter((u) => /\.wasm$/.test(u)).length;
+  assert.equal(await wasm(), 0, 'nothing fetched while the figure is off screen');
+  assert.equal(await ready(p, 'posenc-figure'), 'ok');
+  assert.ok(await wasm() >= 1);
+  await p.close();
+});
+
+test('bad attribute, unknown figure: a translated message naming the attribute, console.error, the rest of the page fine', async () => {
+  const before = errors.length;
+  const p = await open('/sub/path/bad.html');
+  assert.match(await ready(p, '#bad'), /^ERR Attribute "head" must be a head index from 0 to 3/);
+  const box = (id) => p.$eval(id, (el) => ({ text: el.shadowRoot.querySelector('.error').textContent, hidden: el.shadowRoot.querySelector('.error').hidden, attr: el.shadowRoot.querySelector('.error').dataset.attribute }));
+  assert.deepEqual(await box('#bad'), { text: 'Attribute "head" must be a head index from 0 to 3 (heads = 4) (got "9").', hidden: false, attr: 'head' });
+  assert.match(await ready(p, '#unknown'), /Unknown figure "rope-decy": attribute "figure" must be one of .*rope-decay/);
+  assert.match((await box('#badzh')).text, /^属性 "head" 必须是 0 到 7 之间的整数（收到 "8"）。$/, 'T5 head 8 is an error, not head 7');
+  assert.equal(await ready(p, '#good'), 'ok');
+  const logged = errors.slice(before).map((e) => e.text).join('\n');
+  assert.match(logged, /<posenc-figure figure="alibi">: Attribute "head"/);
+  assert.match(logged, /Unknown figure "rope-decy"/);
+  assert.match(logged, /<posenc-figure figure="t5">: Attribute "head" must be an integer from 0 to 7 \(got "8"\)/);
+  errors.splice(before);   // the expected ones
+  // fixing the attribute clears the message and paints
+  await p.$eval('#bad', (el) => el.setAttribute('head', '3'));
+  assert.equal(await ready(p, '#bad'), 'ok');
+  assert.equal((await box('#bad')).hidden, true);
+  assert.equal(Number(await p.$eval('#bad', (el) => el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)), pe.alibiSlopes(4)[3]);
+  // styles stay inside shadow DOM: the host page's rules do not reach in, the figure's do not leak out
+  assert.equal(await p.$eval('#host-p', (el) => getComputedStyle(el).color), 'rgb(200, 0, 0)');
+  assert.notEqual(await p.$eval('#good', (el) => getComputedStyle(el.shadowRoot.querySelector('.takeaway')).color), 'rgb(200, 0, 0)');
+  assert.equal(await p.$eval('#host-form', (el) => getComputedStyle(el).display), 'block', 'the figure’s form style does not leak');
+  await p.close();
+});
+
+test('theme="dark": dark background in the PNG export', async () => {
+  const p = await open('/sub/path/dark.html');
+  assert.equal(await ready(p, 'posenc-figure'), 'ok');
+  const px = await p.$eval('posenc-figure', async (el) => { const b = await createImageBitmap(await el.toPNG({ scale: 1 })); const c = new OffscreenCanvas(4, 4).getContext('2d'); c.drawImage(b, 0, 0); return [...c.getImageData(1, 1, 1, 1).data]; });
+  assert.deepEqual(px, [0x17, 0x17, 0x1a, 255]);
+  await p.locator('posenc-figure').screenshot({ path: `${shots}shaw-dark.png` });
+  await p.close();
+});
+
+test('no unexpected console errors or page errors', () => { assert.deepEqual(errors, []); });
