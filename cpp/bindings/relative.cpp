@@ -38,8 +38,8 @@ val xl_position_embedding_js(int klen, int d, std::uintptr_t out) {
   return guarded([&] { return write_to(out, xl_position_embedding(klen, d)); });
 }
 
-val rel_shift_js(std::uintptr_t x, int qlen, int klen, std::uintptr_t out) {
-  return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen)); });
+val rel_shift_js(std::uintptr_t x, int qlen, int klen, bool zero_triu, std::uintptr_t out) {
+  return guarded([&] { return write_to(out, rel_shift(at<const float>(x), qlen, klen, zero_triu)); });
 }
 
 val xl_scores_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t r, std::uintptr_t u, std::uintptr_t v, int qlen, int klen,
@@ -77,6 +77,10 @@ val t5_buckets_js(int q_len, int k_len, bool bidi, int nb, int md, int offset, s
 val t5_bias_js(std::uintptr_t table, int nb, int heads, int q_len, int k_len, bool bidi, int md, int offset,
                std::uintptr_t out) {
   return guarded([&] { return write_to(out, t5_bias(at<const float>(table), nb, heads, q_len, k_len, bidi, md, offset)); });
+}
+
+val deberta_log_bucket_js(double rp, int buckets, int max_pos) {
+  return guarded([&] { return val(static_cast<double>(deberta_log_bucket(static_cast<long long>(rp), buckets, max_pos))); });
 }
 
 val deberta_positions_js(int q_len, int k_len, int buckets, int max_pos, std::uintptr_t out) {
@@ -118,6 +122,7 @@ EMSCRIPTEN_BINDINGS(posenc_relative) {
   emscripten::function("t5Bucket", &t5_bucket_js);
   emscripten::function("t5Buckets", &t5_buckets_js);
   emscripten::function("t5Bias", &t5_bias_js);
+  emscripten::function("debertaLogBucket", &deberta_log_bucket_js);
   emscripten::function("debertaRelativePositions", &deberta_positions_js);
   emscripten::function("debertaScores", &deberta_scores_js);
   emscripten::function("tupeScores", &tupe_js);

@@ -115,8 +115,7 @@ void attention_scores(const float* q, const float* k, int seq, int head_dim, con
     q = rq.data();
     k = rk.data();
   }
-  kernels::scores_simd(q, k, seq, head_dim, o.causal, static_cast<float>(1.0 / std::sqrt(double(head_dim))), out);
-  if (o.softmax) kernels::softmax_rows_simd(out, seq, seq, o.causal);
+  kernels::scores_simd(q, k, seq, head_dim, o.causal, static_cast<float>(1.0 / std::sqrt(double(head_dim))), o.softmax, out);
 }
 
 std::vector<float> attention_scores(const float* q, const float* k, int seq, int head_dim,
@@ -129,7 +128,7 @@ std::vector<float> attention_scores(const float* q, const float* k, int seq, int
 
 namespace kernels {
 
-void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
+void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, float scale, bool softmax, float* out) {
   for (int i = 0; i < seq; ++i) {
     for (int j = 0; j < seq; ++j) {
       if (causal && j > i) {
@@ -141,6 +140,7 @@ void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, 
       out[i * seq + j] = acc * scale;
     }
   }
+  if (softmax) softmax_rows_scalar(out, seq, seq, causal);
 }
 
 #if POSENC_SIMD
@@ -149,6 +149,41 @@ namespace {
 // from the packed key panel and MR broadcasts of q[i][c]. Every lane accumulates its cell over c = 0 … d−1 in
 // order, as the scalar twin does, so both give identical floats.
 constexpr int kMR = 4;
+
+// r[0, n) = v, vector stores.
+void fill(float* r, int n, float v) {
+  using simd::fbatch;
+  constexpr int W = static_cast<int>(fbatch::size);
+  int j = 0;
+  for (const fbatch b(v); j + W <= n; j += W) b.store_unaligned(r + j);
+  for (; j < n; ++j) r[j] = v;
+}
+
+// Softmax of r[0, n) in place (max-subtracted, float32) and zeros in r[n, cols).
+void softmax_row(float* r, int n, int cols) {
+  using simd::fbatch;
+  constexpr int W = static_cast<int>(fbatch::size);
+  int j = 0;
+  fbatch vm(kNegInf);
+  for (; j + W <= n; j += W) vm = xsimd::max(vm, fbatch::load_unaligned(r + j));
+  float m = xsimd::reduce_max(vm);
+  for (; j < n; ++j) m = std::max(m, r[j]);
+  const fbatch bm(m);
+  fbatch vs(0.f);
+  float sum = 0.f;
+  for (j = 0; j + W <= n; j += W) {
+    const fbatch e = xsimd::exp(fbatch::load_unaligned(r + j) - bm);
+    e.store_unaligned(r + j);
+    vs += e;
+  }
+  for (; j < n; ++j) sum += (r[j] = std::exp(r[j] - m));
+  sum += xsimd::reduce_add(vs);
+  const fbatch inv(1.f / sum);
+  for (j = 0; j + W <= n; j += W) (fbatch::load_unaligned(r + j) * inv).store_unaligned(r + j);
+  for (; j < n; ++j) r[j] *= 1.f / sum;
+  fill(r + n, cols - n, 0.f);
+}
+
 template <int MR>
 void score_tile(const float* q, int d, const float* panel, float scale, float* out, std::size_t ldo, int ncols) {
   using simd::fbatch;
@@ -180,7 +215,7 @@ void score_tile(const float* q, int d, const float* panel, float scale, float* o
 }  // namespace
 #endif
 
-void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out) {
+void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, bool softmax, float* out) {
 #if POSENC_SIMD
   // Keys in panels of NR = 2·W, each packed channel-major ([c][NR], zero-padded past seq) so the tile loads them
   // as vectors. Query rows outer (each output row is written once, left to right); causal: only the panels
@@ -196,20 +231,24 @@ void scores_simd(const float* q, const float* k, int seq, int d, bool causal, fl
         const int j = p * NR + b;
         panels[std::size_t(p) * psize + std::size_t(c) * NR + b] = j < seq ? k[std::size_t(j) * d + c] : 0.f;
       }
+  // Each block of rows is finished while it is in cache: masked (−∞ past the diagonal) or, with softmax,
+  // normalised (zeros past the diagonal) — no second pass over the seq² matrix.
   auto rows = [&](auto tile, int i, int mr) {
     const int jend = causal ? std::min(seq, i + mr) : seq;
     for (int p = 0; p * NR < jend; ++p)
       tile(q + std::size_t(i) * d, d, panels.data() + std::size_t(p) * psize, scale, out + std::size_t(i) * seq + p * NR,
            seq, std::min(NR, seq - p * NR));
+    for (int r = i; r < i + mr; ++r) {
+      float* row = out + std::size_t(r) * seq;
+      if (softmax) softmax_row(row, causal ? r + 1 : seq, seq);
+      else if (causal) fill(row + r + 1, seq - r - 1, kNegInf);
+    }
   };
   int i = 0;
   for (; i + kMR <= seq; i += kMR) rows(score_tile<kMR>, i, kMR);
   for (; i < seq; ++i) rows(score_tile<1>, i, 1);
-  if (causal)
-    for (int i = 0; i < seq; ++i)
-      for (int j = i + 1; j < seq; ++j) out[std::size_t(i) * seq + j] = kNegInf;
 #else
-  scores_scalar(q, k, seq, d, causal, scale, out);
+  scores_scalar(q, k, seq, d, causal, scale, softmax, out);
 #endif
 }
 
@@ -229,31 +268,7 @@ void softmax_rows_scalar(float* s, int rows, int cols, bool causal) {
 
 void softmax_rows_simd(float* s, int rows, int cols, bool causal) {
 #if POSENC_SIMD
-  using simd::fbatch;
-  constexpr int W = static_cast<int>(fbatch::size);
-  for (int i = 0; i < rows; ++i) {
-    float* r = s + static_cast<std::size_t>(i) * cols;
-    const int n = causal ? std::min(i + 1, cols) : cols;
-    int j = 0;
-    fbatch vm(kNegInf);
-    for (; j + W <= n; j += W) vm = xsimd::max(vm, fbatch::load_unaligned(r + j));
-    float m = xsimd::reduce_max(vm);
-    for (; j < n; ++j) m = std::max(m, r[j]);
-    const fbatch bm(m);
-    fbatch vs(0.f);
-    float sum = 0.f;
-    for (j = 0; j + W <= n; j += W) {
-      const fbatch e = xsimd::exp(fbatch::load_unaligned(r + j) - bm);
-      e.store_unaligned(r + j);
-      vs += e;
-    }
-    for (; j < n; ++j) sum += (r[j] = std::exp(r[j] - m));
-    sum += xsimd::reduce_add(vs);
-    const fbatch inv(1.f / sum);
-    for (j = 0; j + W <= n; j += W) (fbatch::load_unaligned(r + j) * inv).store_unaligned(r + j);
-    for (; j < n; ++j) r[j] *= 1.f / sum;
-    for (j = n; j < cols; ++j) r[j] = 0.f;
-  }
+  for (int i = 0; i < rows; ++i) softmax_row(s + static_cast<std::size_t>(i) * cols, causal ? std::min(i + 1, cols) : cols, cols);
 #else
   softmax_rows_scalar(s, rows, cols, causal);
 #endif

@@ -6,6 +6,7 @@
 #define POSENC_SIMD 1
 #endif
 #if POSENC_SIMD
+#include <cmath>
 #include <xsimd/xsimd.hpp>
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -52,7 +53,7 @@ inline fbatch narrow(const D& lo, const D& hi) {
 /// θ ≤ 1): Cody–Waite reduction by π/2 in three 33-bit parts (each n·part exact for n < 2^20, the first
 /// subtraction exact by Sterbenz), then Taylor polynomials on |r| ≤ π/4 (sin to r^9, cos to r^10: truncation
 /// ≤ 1.8e-9 ≈ 2^-29 relative), so the result is within ~0.03 float32 ulp of the exact value before the one
-/// rounding to float32 (tested: tables within 0.53 ulp). Larger |a|: use sincos() below.
+/// rounding to float32 (tested: tables within 0.53 ulp). Larger |a|: sincos() below.
 constexpr double kSinCosFast = 1647099.0;  // 2^20 · π/2 rounded down
 struct SinCos {
   dbatch s, c;
@@ -77,11 +78,14 @@ XSIMD_INLINE SinCos sincos_fast(const dbatch& a) {
   return {ss * (one - two * h), cc * (one - two * cneg)};
 }
 
-/// Any finite angle: sincos_fast where every lane allows it, else xsimd::sincos (full-range reduction).
+/// Any finite angle: sincos_fast where every lane allows it, else std::sin/std::cos per lane (full-range
+/// reduction, as the scalar twins; xsimd's large-argument path shifts negative values, which UBSan rejects).
 inline SinCos sincos(const dbatch& a) {
   if (xsimd::all(xsimd::abs(a) <= dbatch(kSinCosFast))) return sincos_fast(a);
-  const auto r = xsimd::sincos(a);
-  return {r.first, r.second};
+  alignas(64) double x[dbatch::size], sn[dbatch::size], cs[dbatch::size];
+  a.store_aligned(x);
+  for (std::size_t l = 0; l < dbatch::size; ++l) sn[l] = std::sin(x[l]), cs[l] = std::cos(x[l]);
+  return {dbatch::load_aligned(sn), dbatch::load_aligned(cs)};
 }
 }  // namespace posenc::simd
 #endif

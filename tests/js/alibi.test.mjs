@@ -23,14 +23,19 @@ test('bias [heads, q, k]: causal and symmetric', () => {
   }
 });
 
-test('softmax of −m·(i−j) equals softmax of +m·j on causal rows', () => {
+test("BLOOM form: mode 'bloom' is +m·j up to the diagonal, and its row softmax equals the causal form's", () => {
   const n = 9, sl = pe.alibiSlopes(3), bias = pe.alibiBias({ num_heads: 3, q_len: n });
+  const bloom = pe.alibiBias({ num_heads: 3, q_len: n, mode: 'bloom' });
   const softmax = (row) => { const m = Math.max(...row); const e = row.map((v) => Math.exp(v - m)); const z = e.reduce((a, b) => a + b); return e.map((v) => v / z); };
   for (let h = 0; h < 3; h++) for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) assert.equal(bloom[(h * n + i) * n + j], j > i ? -Infinity : Math.fround(sl[h] * j));
     const a = softmax(Array.from({ length: i + 1 }, (_, j) => Math.sin(i * 7 + j) + bias[(h * n + i) * n + j]));
-    const b = softmax(Array.from({ length: i + 1 }, (_, j) => Math.sin(i * 7 + j) + sl[h] * j));
+    const b = softmax(Array.from({ length: i + 1 }, (_, j) => Math.sin(i * 7 + j) + bloom[(h * n + i) * n + j]));
     a.forEach((v, j) => assert.ok(Math.abs(v - b[j]) < 1e-6));
   }
+  // HF's [heads, 1, k_len] ramp is the row q_len = 1; a KV cache (2 queries of 5 keys) masks past each query
+  assert.deepEqual(Array.from(pe.alibiBias({ slopes: [0.5], q_len: 1, k_len: 5, mode: 'bloom' })), [0, 0.5, 1, 1.5, 2]);
+  assert.deepEqual(Array.from(pe.alibiBias({ slopes: [0.5], q_len: 2, k_len: 5, mode: 'bloom' })), [0, 0.5, 1, 1.5, -Infinity, 0, 0.5, 1, 1.5, 2]);
 });
 
 test('errors', () => {

@@ -53,6 +53,16 @@ for (const [name, pe] of builds) {
     assert.ok(Math.abs(R[0] - Math.sin(2)) < 1e-7 && Math.abs(R[2] - Math.cos(2)) < 1e-7 && R[2 * 4 + 2] === 1);
     const x = Float32Array.from({ length: 6 }, (_, i) => i + 1);  // [[1 2 3] [4 5 6]], qlen 2, klen 3
     assert.deepEqual(Array.from(pe.relShift(x, { qlen: 2, klen: 3 })), [2, 3, 0, 4, 5, 6]);
+    // zero_triu: × tril(ones(qlen, klen), klen − qlen) — entries past the diagonal become 0
+    const y = Float32Array.from({ length: 6 }, (_, i) => 10 * (i + 1));
+    // qlen 3 > klen 2 (the diagonal klen − qlen = −1): [[0 30] [40 0] [50 60]], zero_triu keeps j ≤ i − 1
+    assert.deepEqual(Array.from(pe.relShift(y, { qlen: 3, klen: 2 })), [0, 30, 40, 0, 50, 60]);
+    assert.deepEqual(Array.from(pe.relShift(y, { qlen: 3, klen: 2, zero_triu: true })), [0, 0, 40, 0, 50, 60]);
+    assert.deepEqual(Array.from(pe.relShift(x, { qlen: 2, klen: 3, zero_triu: true })), [2, 3, 0, 4, 5, 6]);
+    const z = Float32Array.from({ length: 9 }, (_, i) => i + 1);  // qlen 3, klen 3: leftovers above the diagonal
+    const shifted = pe.relShift(z, { qlen: 3, klen: 3 }), zeroed = pe.relShift(z, { qlen: 3, klen: 3, zero_triu: true });
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.equal(zeroed[i * 3 + j], j > i ? 0 : shifted[i * 3 + j]);
+    assert.equal(shifted[2], 4);  // (0, 2) holds a leftover (x[1][0]) without zero_triu
   });
 
   test(`${name}: DeBERTa relative positions i − j, log buckets, √(3d) scale`, () => {
@@ -61,6 +71,19 @@ for (const [name, pe] of builds) {
     const lb = pe.debertaRelativePositions({ q_len: 600, k_len: 1, position_buckets: 256, max_relative_positions: 512 });
     assert.equal(lb[128], 128);
     assert.equal(lb[511], 255);
+    // the scalar bucket: the same integers; the exact zone; the reference formula away from ⌈⌉ boundaries
+    const opts = { position_buckets: 256, max_relative_positions: 512 };
+    assert.equal(pe.debertaLogBucket(511, opts), 255);
+    assert.equal(pe.debertaLogBucket(-511, opts), -255);
+    assert.equal(pe.debertaLogBucket(-127, opts), -127);
+    for (const r of [200, 300, 1000, 5000, -777]) {
+      assert.equal(pe.debertaLogBucket(r, opts), lb[r] ?? Math.sign(r) * (Math.ceil(Math.log(Math.abs(r) / 128) / Math.log(511 / 128) * 127) + 128));
+    }
+    // no silent fallback: buckets without max_relative_positions is an error, not plain δ
+    throwsNamed(assert, () => pe.debertaRelativePositions({ q_len: 3, position_buckets: 256 }), 'max_relative_positions');
+    assert.throws(() => pe.debertaRelativePositions({ q_len: 3, position_buckets: 256 }), /required \(>= 1\) when position_buckets > 0/);
+    throwsNamed(assert, () => pe.debertaLogBucket(300, { position_buckets: 256 }), 'max_relative_positions');
+    throwsNamed(assert, () => pe.debertaLogBucket(1.5, opts), 'relative_position');
     const n = 6, d = 8, span = 4;
     const q = randomVec(n * d, 10), k = randomVec(n * d, 11), pk = randomVec(2 * span * d, 12), pq = randomVec(2 * span * d, 13);
     const t = pe.debertaScores({ q, k, pos_key: pk, pos_query: pq, seq: n, d, max_relative_positions: span });

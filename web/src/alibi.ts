@@ -5,8 +5,12 @@ import { array, int, oneOf, optional, out, parse, value } from './options.js';
 import type { Schema } from './options.js';
 import type { Out } from './rope.js';
 
-/** ALiBi bias form: `'causal'` −m·(i−j) for j ≤ i and −∞ above the diagonal; `'symmetric'` −m·|i−j|. */
-export type AlibiMode = 'causal' | 'symmetric';
+/**
+ * ALiBi bias form (query i at position p_i, key j): `'causal'` −m·(p_i − j) for j ≤ p_i and −∞ above the diagonal;
+ * `'symmetric'` −m·|p_i − j|; `'bloom'` +m·j for j ≤ p_i and −∞ above the diagonal — BLOOM's form (HF
+ * `build_alibi_tensor`, the fairseq reference), a per-key ramp broadcast over the queries.
+ */
+export type AlibiMode = 'causal' | 'symmetric' | 'bloom';
 
 /** Options of {@link Posenc.alibiBias}. */
 export interface AlibiBiasOptions {
@@ -18,16 +22,16 @@ export interface AlibiBiasOptions {
   q_len: number;
   /** Key columns. Default q_len. Queries are the last q_len of k_len positions (KV cache). */
   k_len?: number;
-  /** Default `'causal'`. */
+  /** Default `'causal'`; `'bloom'` for BLOOM's +m·j (same row softmax as `'causal'`). */
   mode?: AlibiMode;
   /** Where to write the [heads, q_len, k_len] result (up to 2^28 floats: 32 heads × 2048²). Default: a new Float32Array. */
   out?: Out;
 }
 
 const ALIBI_BIAS: Schema = { num_heads: optional(int(1, 1024)), slopes: optional(array(1024)), q_len: int(1, 2 ** 20),
-  k_len: optional(int(1, 2 ** 20)), mode: oneOf(['causal', 'symmetric'], 'causal'), out: out() };
+  k_len: optional(int(1, 2 ** 20)), mode: oneOf(['causal', 'symmetric', 'bloom'], 'causal'), out: out() };
 
-export const ALIBI_MODES: Record<AlibiMode, number> = { causal: 0, symmetric: 1 };
+export const ALIBI_MODES: Record<AlibiMode, number> = { causal: 0, symmetric: 1, bloom: 2 };
 
 /** ALiBi (Press et al. 2022). */
 export class AlibiApi extends Core {
@@ -41,9 +45,15 @@ export class AlibiApi extends Core {
   }
 
   /**
-   * ALiBi bias [heads, q_len, k_len] float32 to add to the attention logits: −m_h·|pos_i − j| with query i at
-   * position i + k_len − q_len; `'causal'` (default) also puts −∞ above the diagonal. BLOOM/fairseq add +m_h·j
-   * instead — the same softmax (it shifts each causal row by a constant).
+   * ALiBi bias [heads, q_len, k_len] float32 to add to the attention logits, query i at position
+   * p_i = i + k_len − q_len (a KV cache lines up): `'causal'` (default) −m_h·(p_i − j) with −∞ above the diagonal,
+   * `'symmetric'` −m_h·|p_i − j|, `'bloom'` +m_h·j with −∞ above the diagonal (BLOOM / HF `build_alibi_tensor`;
+   * HF's [heads, 1, k_len] ramp is the row q_len = 1).
+   *
+   * Why BLOOM's ramp is ALiBi: within row i, m·j = −m·(p_i − j) + m·p_i — the causal bias plus a constant of the
+   * row — and softmax(x + c) = softmax(x), so after the row softmax the two forms give the same attention weights
+   * (up to float32 rounding; tested). They differ before the softmax, and the bloom form is not a substitute for
+   * `'symmetric'`. Accuracy: each entry is its float64 value rounded once to float32.
    */
   alibiBias(options: AlibiBiasOptions): Float32Array {
     const o = parse('alibiBias', ALIBI_BIAS, options);

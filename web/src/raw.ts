@@ -89,10 +89,11 @@ export interface RawModule {
   shawValues(weights: Address, v: Address, tableV: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,
     out: Address): Raw<undefined>;
   xlPositionEmbedding(klen: number, d: number, out: Address): Raw<undefined>;
-  relShift(x: Address, qlen: number, klen: number, out: Address): Raw<undefined>;
+  relShift(x: Address, qlen: number, klen: number, zeroTriu: boolean, out: Address): Raw<undefined>;
   xlScores(q: Address, k: Address, r: Address, u: Address, v: Address, qlen: number, klen: number, d: number,
     causal: boolean): Raw<XLScoresRaw>;
   t5Bucket(relativePosition: number, bidirectional: boolean, numBuckets: number, maxDistance: number): Raw<number>;
+  debertaLogBucket(relativePosition: number, positionBuckets: number, maxRelativePositions: number): Raw<number>;
   t5Buckets(qLen: number, kLen: number, bidirectional: boolean, numBuckets: number, maxDistance: number,
     queryOffset: number, out: Address): Raw<undefined>;
   t5Bias(table: Address, numBuckets: number, heads: number, qLen: number, kLen: number, bidirectional: boolean,

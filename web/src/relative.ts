@@ -114,9 +114,9 @@ export interface DebertaPositionOptions {
   q_len: number;
   /** Default q_len. */
   k_len?: number;
-  /** HF `position_buckets` (v2 log buckets when > 0 together with max_relative_positions > 0). Default −1. */
+  /** HF `position_buckets`: v2 log buckets when > 0 (then max_relative_positions is required). Default −1. */
   position_buckets?: number;
-  /** HF `max_relative_positions`. Default −1. */
+  /** HF `max_relative_positions` (≥ 1; required with position_buckets > 0). Default −1. */
   max_relative_positions?: number;
   /** Where to write the result. Default: a new array. */
   out?: Int32Array | WasmBuffer<Int32Array>;
@@ -178,7 +178,8 @@ const T5_BIAS: Schema = { ...T5_MATRIX, table: array(), num_heads: int(1, 1024),
 const DEBERTA_RELATIVE_POSITIONS: Schema = { q_len: int(1, 8192), k_len: optional(int(1, 8192)), position_buckets: int32(-1), max_relative_positions: int32(-1), out: out() };
 const DEBERTA_SCORES: Schema = { q: array(), k: array(), pos_key: optional(array()), pos_query: optional(array()), seq: int(1, 8192), d: int(1, 8192), position_buckets: int32(-1), max_relative_positions: int32(-1) };
 const TUPE_POSITION_SCORES: Schema = { p: array(), u_q: array(), u_k: array(), n: int(1, 8192), d_model: int(1, 8192), heads: int(1, 1024, 1), head_dim: int(1, 8192), out: out() };
-const REL_SHIFT: Schema = { qlen: int(1, 8192), klen: optional(int(1, 8192)), out: out() };
+const REL_SHIFT: Schema = { qlen: int(1, 8192), klen: optional(int(1, 8192)), zero_triu: bool(false), out: out() };
+const DEBERTA_LOG_BUCKET: Schema = { position_buckets: int(2, 2 ** 20), max_relative_positions: int(1, 2 ** 30) };
 
 /** Relative position encodings: Shaw, Transformer-XL, T5, DeBERTa, TUPE. */
 export class RelativeApi extends Core {
@@ -231,13 +232,14 @@ export class RelativeApi extends Core {
   /**
    * Transformer-XL `_rel_shift` of a [qlen, klen] matrix: prepend a zero column, view as [klen+1, qlen], drop the
    * first row, view as [qlen, klen]. Entry (i, j), j ≤ i + klen − qlen, becomes x[i][j + qlen − 1 − i]; the
-   * future entries hold leftovers that the causal mask hides.
+   * future entries hold leftovers that the causal mask hides — or, with `zero_triu: true` (the reference's
+   * `zero_triu=True`, multiplying by tril(ones(qlen, klen), klen − qlen)), exactly 0. Exact (a permutation).
    */
-  relShift(x: Data, options: { qlen: number; klen?: number; out?: Out }): Float32Array {
+  relShift(x: Data, options: { qlen: number; klen?: number; zero_triu?: boolean; out?: Out }): Float32Array {
     const o = parse('relShift', REL_SHIFT, options);
     const k = o.klen ?? o.qlen, st = this.heap.call();
     const px = st.input('x', numbers('x', x, MAX_ELEMENTS), 'f32', o.qlen * k), r = st.output<Float32Array>('out', o.out, 'f32', o.qlen * k);
-    check(this.raw.relShift(px, o.qlen, k, r.address));
+    check(this.raw.relShift(px, o.qlen, k, o.zero_triu, r.address));
     return r.finish();
   }
 
@@ -289,14 +291,26 @@ export class RelativeApi extends Core {
 
   /**
    * DeBERTa relative positions [q_len, k_len] (Int32): δ = i − j (query − key, HF `build_relative_position`), log
-   * bucketed (v2 `make_log_bucket_position`, float32 like the reference) when position_buckets > 0 and
-   * max_relative_positions > 0: |δ| ≤ position_buckets/2 stays, else sign(δ)·(⌈log(|δ|/mid)/log((max−1)/mid)·(mid−1)⌉ + mid).
+   * bucketed (v2 `make_log_bucket_position`, see {@link Posenc.debertaLogBucket}) when position_buckets > 0, which
+   * requires max_relative_positions ≥ 1 (HF substitutes max_position_embeddings for a config value < 1: pass that
+   * value; there is no silent fallback to plain δ). position_buckets ≤ 0: plain δ.
    */
   debertaRelativePositions(options: DebertaPositionOptions): Int32Array {
     const o = parse('debertaRelativePositions', DEBERTA_RELATIVE_POSITIONS, options);
     const k = o.k_len ?? o.q_len, r = this.heap.call().output<Int32Array>('out', o.out, 'i32', o.q_len * k);
     check(this.raw.debertaRelativePositions(o.q_len, k, o.position_buckets, o.max_relative_positions, r.address));
     return r.finish();
+  }
+
+  /**
+   * DeBERTa v2 log bucket of one relative position δ = i − j (HF `make_log_bucket_position`), mid = position_buckets/2:
+   * |δ| < mid stays δ; otherwise sign(δ)·(⌈log(|δ|/mid) / log((max_relative_positions − 1)/mid) · (mid − 1)⌉ + mid),
+   * evaluated in float32 like the reference, so the integers match HF's CPU evaluation (e.g. 256 buckets, 512
+   * positions: 511 → 255). Requires max_relative_positions − 1 > position_buckets/2.
+   */
+  debertaLogBucket(relative_position: number, options: { position_buckets: number; max_relative_positions: number }): number {
+    const o = parse('debertaLogBucket', DEBERTA_LOG_BUCKET, options);
+    return check(this.raw.debertaLogBucket(value('relative_position', int32(), relative_position), o.position_buckets, o.max_relative_positions));
   }
 
   /**

@@ -56,8 +56,11 @@ struct TextQK {
 TextQK text_qk(const std::string& text, int head_dim, std::uint64_t seed);
 
 namespace kernels {
-void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out);
-void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, float scale, float* out);
+/// out[i·seq + j] = scale·(q_i · k_j) (float32, summed over c = 0 … d−1 in order: both twins give identical
+/// floats), −∞ for j > i when causal; with softmax, every row then replaced by its softmax (zeros past the
+/// diagonal when causal) — the SIMD kernel normalises each block of rows while it is in cache.
+void scores_simd(const float* q, const float* k, int seq, int d, bool causal, float scale, bool softmax, float* out);
+void scores_scalar(const float* q, const float* k, int seq, int d, bool causal, float scale, bool softmax, float* out);
 void softmax_rows_simd(float* s, int rows, int cols, bool causal);
 void softmax_rows_scalar(float* s, int rows, int cols, bool causal);
 }  // namespace kernels
