@@ -33,7 +33,7 @@ std::size_t check_header_first(const val& bytes, Length length, Check check) {
   const auto total = static_cast<std::size_t>(bytes["length"].as<double>());
   const auto probe = head_of(bytes, std::min(total, kTableHeaderProbe));
   const std::size_t len = length(probe.data(), probe.size(), total);
-  const auto prefix = head_of(bytes, len);
+  const auto prefix = head_of(bytes, std::max(len, probe.size()));  // the header, and never less than the probe
   check(prefix.data(), prefix.size(), total);
   return total;
 }

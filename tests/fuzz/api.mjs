@@ -391,7 +391,8 @@ function inputsModerate(args) {
     if (v && typeof v === 'object') {
       if (seen.has(v)) return;
       seen.add(v);
-      if (v instanceof Uint8Array || v instanceof ArrayBuffer) return;  // file bytes: their values are data, checked by the parsers
+      // File bytes may store ±∞/NaN, which the table readers keep (documented): not a finite input.
+      if (v instanceof Uint8Array || v instanceof ArrayBuffer) { ok = false; return; }
       if (ArrayBuffer.isView(v)) { for (const x of v) visit(Number(x), depth); return; }
       if (typeof v.length === 'number' && !Array.isArray(v) && v.length > 1e6) { ok = false; return; }
       for (const k of Object.keys(v)) visit(v[k], depth + 1);
