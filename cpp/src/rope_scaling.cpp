@@ -91,8 +91,17 @@ int rotary_dim_for(int head_dim, double factor, const char* param) {
 
 double yarn_get_mscale(double scale, double m) { return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0; }
 
+/// YaRN's ramp and Llama 3's bands find dimensions through ln(rope_theta): a base ≤ 1 has no decreasing frequencies
+/// to place them among (and 1 would divide by 0).
+void require_base_above_one(const RopeScaling& s, const char* what) {
+  if (!(s.rope_theta > 1.0))
+    detail::fail("rope_theta", std::string("must be > 1 for ") + what + ", which is found through ln(rope_theta) (got " +
+                                   num(s.rope_theta) + ")");
+}
+
 YarnCorrectionRange yarn_correction_range(const RopeScaling& s) {
   require_dim_theta(s);
+  require_base_above_one(s, "yarn's correction range");
   const long long orig = require_count("original_max_position_embeddings",
                                        s.original_max_position_embeddings ? s.original_max_position_embeddings
                                                                           : s.max_position_embeddings,
@@ -112,6 +121,7 @@ YarnCorrectionRange yarn_correction_range(const RopeScaling& s) {
 
 Llama3Bands llama3_bands(const RopeScaling& s) {
   require_dim_theta(s);
+  require_base_above_one(s, "llama3's band edges");
   const double L = double(require_count("original_max_position_embeddings", s.original_max_position_embeddings, "llama3"));
   detail::require_finite_positive("low_freq_factor", s.low_freq_factor);
   detail::require_finite_positive("high_freq_factor", s.high_freq_factor);

@@ -31,3 +31,15 @@ test('tableSimilarity cosine of huge rows is finite', () => {
   assert.ok(allFinite(s));
   assert.ok(Math.abs(s[0] - 1) < 1e-6 && Math.abs(s[1]) < 1e-6);
 });
+
+// Found by npm run fuzz (10^6 calls): rope_theta 1 made ln(rope_theta) = 0 a divisor (−Infinity band edges).
+test('yarnCorrectionRange and llama3Bands refuse rope_theta <= 1 instead of returning -Infinity', () => {
+  {
+    assert.throws(() => pe.yarnCorrectionRange({ rotary_dim: 8, original_max_position_embeddings: 7, rope_theta: 1 }),
+      (e) => e instanceof PosencError && /^rope_theta: must be > 1/.test(e.message));
+    assert.throws(() => pe.llama3Bands({ rotary_dim: 10, original_max_position_embeddings: 8, rope_theta: 1 }),
+      (e) => e instanceof PosencError && /^rope_theta: must be > 1/.test(e.message));
+    const r = pe.yarnCorrectionRange({ rotary_dim: 8, original_max_position_embeddings: 7, rope_theta: 1.5 });
+    assert.ok(Number.isFinite(r.low_raw) && Number.isFinite(r.high_raw));
+  }
+});
