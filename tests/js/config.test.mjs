@@ -184,6 +184,32 @@ test('Cohere2: RoPE only on sliding layers (every 4th is global NoPE), interleav
   assert.equal(r.layout, 'interleaved');
 });
 
+test('EXAONE 4: with a sliding window the global layers are NoPE (HF: "global NoPE for hybrid attention")', () => {
+  const cfg = { model_type: 'exaone4', hidden_size: 5120, num_attention_heads: 40, head_dim: 128, num_hidden_layers: 8, rope_theta: 1e6,
+    max_position_embeddings: 131072, sliding_window: 4096, layer_types: gemmaTypes(8, 4) };
+  const r = pe.ropeFromConfig(cfg);
+  assert.equal(r.layer_type, 'sliding_attention');
+  assert.equal(r.layer_types.full_attention, false);
+  assert.deepEqual(r.layers.map((l) => l.rope), [true, true, true, false, true, true, true, false]);
+  // without a sliding window every layer rotates
+  const all = pe.ropeFromConfig({ ...cfg, sliding_window: null, layer_types: Array(8).fill('full_attention') });
+  assert.ok(all.layers.every((l) => l.rope));
+});
+
+test('OLMo 3: sliding layers use the default RoPE (same theta, no scaling); full layers the YaRN one', () => {
+  const yarn = { rope_type: 'yarn', factor: 8.0, original_max_position_embeddings: 8192, attention_factor: 1.2 };
+  const base = { model_type: 'olmo3', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 65536,
+    sliding_window: 4096, layer_types: gemmaTypes(4, 4) };
+  const legacy = pe.ropeFromConfig({ ...base, rope_theta: 500000, rope_scaling: yarn });
+  const v5 = pe.ropeFromConfig({ ...base, rope_parameters: { ...yarn, rope_theta: 500000 } });
+  for (const r of [legacy, v5]) {
+    const local = r.layer_types.sliding_attention;
+    assert.deepEqual([local.rope_type, local.attention_scaling, r.rope_type, r.attention_scaling], ['default', 1, 'yarn', 1.2]);
+    close(local.inv_freq, theta(500000, 128), REL, 'sliding');
+  }
+  assert.deepEqual([legacy.layer_types.sliding_attention.source, v5.layer_types.sliding_attention.source], ['rope_theta', 'rope_parameters']);
+});
+
 test('GPT-J rotary_dim, GPT-NeoX rotary_pct, StableLM partial_rotary_factor', () => {
   const j = pe.ropeFromConfig({ model_type: 'gptj', n_embd: 4096, n_head: 16, rotary_dim: 64, n_positions: 2048 });
   assert.deepEqual([j.head_dim, j.rotary_dim, j.layout, j.max_position_embeddings], [256, 64, 'interleaved', 2048]);

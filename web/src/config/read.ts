@@ -165,7 +165,9 @@ export function readConfig(config: unknown): ConfigPlan {
       const flag = ropeFlags ? ropeFlags[i] : true;
       // Llama 4: RoPE layers attend in chunks, NoPE layers globally (HF Llama4TextConfig.layer_types)
       const type = typeList ? typeList[i] : chunked ? (flag ? 'chunked_attention' : 'full_attention') : 'full_attention';
-      const rope = flag && !NO_ROPE_TYPES.has(type) && !(mt === 'cohere2' && type === 'full_attention');
+      // Cohere2, and EXAONE 4 with a sliding window, rotate only their sliding layers (HF: global NoPE)
+      const globalNope = type === 'full_attention' && (mt === 'cohere2' || (mt === 'exaone4' && text.sliding_window != null));
+      const rope = flag && !NO_ROPE_TYPES.has(type) && !globalNope;
       return { type, rope };
     });
   }
@@ -195,6 +197,10 @@ export function readConfig(config: unknown): ConfigPlan {
     } else if (type === 'sliding_attention' && text.rope_local_base_freq != null) {
       // Gemma 3: local layers use rope_local_base_freq and no scaling (rope_scaling is for the global layers)
       [d, source] = [{ rope_type: 'default', rope_theta: finite(`${tp}rope_local_base_freq`, text.rope_local_base_freq) }, `${tp}rope_local_base_freq`];
+    } else if (mt === 'olmo3' && type === 'sliding_attention') {
+      // OLMo 3: the sliding layers' rotary embedding is built with rope_type 'default' (no scaling, same theta)
+      const kept = Object.fromEntries(['rope_theta', 'partial_rotary_factor'].filter((k) => dict[k] != null).map((k) => [k, dict[k]]));
+      [d, source] = [{ ...kept, rope_type: 'default' }, kept.rope_theta !== undefined ? `${tp}${dictKey}` : `${tp}rope_theta`];
     } else if (mt === 'modernbert' && (text.global_rope_theta != null || text.local_rope_theta != null)) {
       const k = type === 'sliding_attention' && text.local_rope_theta != null ? 'local_rope_theta' : 'global_rope_theta';
       [d, source] = [{ ...dict, rope_theta: finite(`${tp}${k}`, text[k] ?? 160000) }, `${tp}${k}`];
