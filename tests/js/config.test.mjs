@@ -358,6 +358,9 @@ test('bad configs: PosencError naming the key path and the rule; nothing partial
   bad({ hidden_size: 4096, num_attention_heads: 32, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 } },
     /^rope_scaling\.original_max_position_embeddings: required for rope_type 'llama3'/);
   bad({ ...GPT_OSS_20B, layer_types: ['full_attention'] }, /^layer_types: length must equal num_hidden_layers = 24 \(got 1\)/);
+  // a base outside any scaling dict is named by its own key
+  bad({ ...GPT_OSS_20B, rope_theta: -1 }, /^rope_theta: must be a finite number > 0 \(got -1\)/);
+  bad({ ...GEMMA3_4B, text_config: { ...GEMMA3_4B.text_config, rope_local_base_freq: -1 } }, /^text_config\.rope_local_base_freq: must be a finite number > 0/);
   bad(GPT_OSS_20B, /^seq_len: must be an integer/, { seq_len: -1 });
   bad(GPT_OSS_20B, /^ropeFromConfig: unknown option 'seqlen'/, { seqlen: 5 });
   const again = pe.ropeFromConfig(GPT_OSS_20B);

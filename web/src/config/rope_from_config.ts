@@ -85,10 +85,14 @@ function located<T>(spec: RopeSpec, tp: string, f: () => T): T {
     const m = /^([a-z_]+): (.*)$/s.exec(e.message);
     if (!m) throw e;
     const [, field, rule] = m;
-    const path = Object.prototype.hasOwnProperty.call(spec.dict, field) ? `${spec.source}.${field}`
-      : field === 'rotary_dim' || field === 'partial_rotary_factor' ? spec.partial_rotary_factor_source ?? spec.head_dim_source
-        : field === 'max_position_embeddings' || field === 'original_max_position_embeddings' ? `${tp}${field}`
-          : `${spec.source}.${field}`;
+    // a base from a key of its own (Gemma's rope_local_base_freq, ModernBERT's global_rope_theta, OLMo 3's rope_theta)
+    const baseKey = field === 'rope_theta' && /(rope_local_base_freq|rope_theta)$/.test(spec.source);
+    const path = baseKey ? spec.source
+      : Object.prototype.hasOwnProperty.call(spec.dict, field) ? `${spec.source}.${field}`
+        : field === 'rope_theta' ? `${tp}rope_theta`
+          : field === 'rotary_dim' || field === 'partial_rotary_factor' ? spec.partial_rotary_factor_source ?? spec.head_dim_source
+            : field === 'max_position_embeddings' || field === 'original_max_position_embeddings' ? `${tp}${field}`
+              : `${spec.source}.${field}`;
     throw new PosencError(field === 'rotary_dim' ? `${path}: rotary_dim = int(head_dim * partial_rotary_factor) ${rule}` : `${path}: ${rule}`);
   }
 }
