@@ -1,16 +1,20 @@
 // "Did you mean …?" for key names: the closest candidate within a small edit distance (adjacent swaps count as one).
 
-/** Optimal-string-alignment distance between a and b. */
+/** Optimal-string-alignment distance between a and b (three rolling rows: this runs for every key of a config). */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const m = b.length + 1;
+  let prev2 = new Int32Array(m), prev = Int32Array.from({ length: m }, (_, j) => j), cur = new Int32Array(m);
   for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur[j] = v;
     }
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return d[a.length][b.length];
+  return prev[b.length];
 }
 
 /**
@@ -40,6 +44,7 @@ export function closest(name: string, candidates: readonly string[], aliases = t
   let best: string | null = null;
   let bestD = limit + 1;
   for (const c of candidates) {
+    if (Math.abs(c.length - n.length) >= bestD) continue; // the distance is at least the difference in length
     const dd = distance(n, c.toLowerCase());
     if (dd < bestD) [best, bestD] = [c, dd];
   }
