@@ -1,26 +1,66 @@
-// Section 6: a model's config.json read by the package, its RoPE wavelengths against the unscaled ones.
+// Section 6: a model's config.json read by the package (pe.ropeFromConfig); per layer type its RoPE wavelengths
+// 2π/θ_i, after scaling and before (θ_i = rope_theta^(−2i/rotary_dim), the same rotary_dim), and the values read.
 import { L } from '../params.js';
+import { LLAMA31, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
 
-const LLAMA31 = '{"head_dim": 128, "rope_theta": 500000.0, "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}';
+const wave = (inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
+const num = (x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
+
 export default {
   name: 'config-wavelengths',
   title: L('A model’s RoPE, from its config.json', '从 config.json 读出模型的 RoPE'),
-  description: L('Paste a Hugging Face config.json: its RoPE scaling is read by the package and its wavelengths drawn against the unscaled ones.',
-    '粘贴 Hugging Face 的 config.json：由本库读出其 RoPE 缩放，并与未缩放的波长对比。'),
+  description: L('Paste a Hugging Face config.json: the package reads its RoPE per layer type, and the wavelengths are drawn after scaling and before.',
+    '粘贴 Hugging Face 的 config.json：由本库按层类型读出其 RoPE，画出缩放后与缩放前的波长。'),
   takeaway: L('The scaled wavelengths part from the unscaled ones only where the scheme interpolates.', '缩放后的波长只在该方案做插值的地方偏离未缩放的波长。'),
-  params: { config: { type: 'string', default: LLAMA31, maxLength: 20000, multiline: true, label: L('config.json', 'config.json') } },
-  panels: () => [{ id: 'plot', block: 'lines', height: 200, logY: true }],
+  params: { config: configParam(LLAMA31) },
+  panels: () => [{ id: 'plot', block: 'lines', height: 220, logY: true }],
   compute(pe, { config }) {
-    const r = pe.ropeFromConfig(config);
-    return { ...r, def: pe.ropeInvFreq({ rotary_dim: r.rotary_dim, rope_theta: r.rope_theta }) };
+    const r = fromConfig(pe, config);
+    const types = ropeTypes(r).map(([name, t]) => ({ name, rope_type: t.rope_type, head_dim: t.head_dim, rotary_dim: t.rotary_dim,
+      rope_theta: t.rope_theta, factor: t.factor, attention_scaling: t.attention_scaling, source: t.source,
+      original: t.original_max_position_embeddings, inv: t.inv_freq, def: pe.ropeInvFreq({ rotary_dim: t.rotary_dim, rope_theta: t.rope_theta }) }));
+    const layers = r.layers && { n: r.layers.length, nope: r.layers.filter((l) => !l.rope).length };
+    return { types, layers, model_type: r.model_type, max: r.max_position_embeddings, original: r.original_max_position_embeddings,
+      mla: r.mla, mrope: r.mrope_section && { section: r.mrope_section, interleaved: r.mrope_interleaved }, warnings: r.warnings,
+      layout: r.layout, attn_temperature: r.attn_temperature, last: r.inv_freq[r.inv_freq.length - 1], rope_type: r.rope_type,
+      head_dim: r.head_dim, rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, attention_scaling: r.attention_scaling };
   },
   render(r) {
+    const one = r.types.length === 1, series = [];
+    for (const t of r.types) {
+      const pre = one ? '' : `${shortType(t.name)}: `;
+      if (one || t.rope_type !== 'default') series.push({ y: wave(t.def), label: L(`${pre}wavelength, unscaled`, `${pre}波长（未缩放）`), dash: [4, 3] });
+      series.push({ y: wave(t.inv), label: L(`${pre}wavelength, ${t.rope_type}`, `${pre}波长（${t.rope_type}）`) });
+    }
+    const marks = [];
+    if (r.original) marks.push({ y: r.original, label: L(`original_max_position_embeddings = ${r.original}`, `原训练长度 original_max_position_embeddings = ${r.original}`) });
+    if (r.max) marks.push({ y: r.max, label: L(`max_position_embeddings = ${r.max}`, `max_position_embeddings = ${r.max}`) });
+    const readouts = [{ id: 'info', label: L('read', '读出'), value: r.last,
+      text: `rope_type = ${r.rope_type} · head_dim = ${r.head_dim} · rotary_dim = ${r.rotary_dim} · rope_theta = ${r.rope_theta} · max_position_embeddings = ${r.max} · attention_scaling = ${r.attention_scaling.toPrecision(6)}` }];
+    for (const t of r.types) {
+      readouts.push({ id: `type-${t.name}`, label: L(`layer type ${t.name}`, `层类型 ${t.name}`), value: t.attention_scaling,
+        text: `${t.rope_type}${t.factor != null ? ` ×${num(t.factor)}` : ''} · rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim} · rope_theta ${num(t.rope_theta)}` +
+          `${t.original ? ` · original ${t.original}` : ''} · attention_scaling ${num(t.attention_scaling)} · ${t.source}` });
+    }
+    if (r.layers) {
+      readouts.push({ id: 'layers', label: L('layers', '层'), value: r.layers.nope,
+        text: L(`${r.layers.n} layers, ${r.layers.nope} without RoPE (NoPE)`, `共 ${r.layers.n} 层，其中 ${r.layers.nope} 层不用 RoPE（NoPE）`) });
+    }
+    if (r.mla) {
+      readouts.push({ id: 'mla', label: L('MLA', 'MLA'), value: r.mla.softmax_scale_factor,
+        text: L(`rotary part qk_rope_head_dim ${r.mla.qk_rope_head_dim} + qk_nope_head_dim ${r.mla.qk_nope_head_dim}; softmax scale × ${num(r.mla.softmax_scale_factor)} (mscale²)`,
+          `旋转部分 qk_rope_head_dim ${r.mla.qk_rope_head_dim} + 不旋转部分 qk_nope_head_dim ${r.mla.qk_nope_head_dim}；softmax 缩放 × ${num(r.mla.softmax_scale_factor)}（mscale²）`) });
+    }
+    if (r.mrope) {
+      readouts.push({ id: 'mrope', label: L('M-RoPE', 'M-RoPE'), value: r.mrope.section[0],
+        text: L(`mrope_section [${r.mrope.section.join(', ')}] (t, h, w pairs), ${r.mrope.interleaved ? 'interleaved' : 'contiguous'}`,
+          `mrope_section [${r.mrope.section.join(', ')}]（t、h、w 各占的频率对数），${r.mrope.interleaved ? '交错排列' : '连续分段'}`) });
+    }
+    readouts.push({ id: 'layout', label: L('pairing', '通道配对'), value: NaN, text: r.layout });
+    if (r.warnings.length) readouts.push({ id: 'warnings', label: L('notes', '提示'), value: r.warnings.length, text: r.warnings.join(' | ') });
     return {
-      plot: { series: [{ y: Float64Array.from(r.def, (w) => (2 * Math.PI) / w), label: L('wavelength, unscaled', '波长（未缩放）'), dash: [4, 3] },
-        { y: Float64Array.from(r.inv_freq, (w) => (2 * Math.PI) / w), label: L(`wavelength, ${r.rope_type}`, `波长（${r.rope_type}）`) }],
-        caption: L('This model’s RoPE wavelengths', '该模型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') },
-      readouts: [{ id: 'info', label: L('read', '读出'), value: r.inv_freq[r.inv_freq.length - 1],
-        text: `rope_type = ${r.rope_type} · head_dim = ${r.head_dim} · rotary_dim = ${r.rotary_dim} · rope_theta = ${r.rope_theta} · max_position_embeddings = ${r.max_position_embeddings} · attention_scaling = ${r.attention_scaling.toPrecision(6)}` }],
+      plot: { series, marks, caption: L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') },
+      readouts,
     };
   },
 };
