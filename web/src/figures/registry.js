@@ -17,13 +17,18 @@ import suDecay from './defs/su-decay.js';
 import wavelengths from './defs/wavelengths.js';
 import contextExtension from './defs/context-extension.js';
 import configWavelengths from './defs/config-wavelengths.js';
+import configSchedule from './defs/config-schedule.js';
+import configDecay from './defs/config-decay.js';
+import configScale from './defs/config-scale.js';
+import configMrope from './defs/config-mrope.js';
 import alibi from './defs/alibi.js';
 import xpos from './defs/xpos.js';
 import linearAttention from './defs/linear-attention.js';
 import explorer from './defs/explorer.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
-  ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths, alibi, xpos, linearAttention, explorer];
+  ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
+  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
