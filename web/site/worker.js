@@ -5,6 +5,7 @@
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { tasks } from './tasks.js';
+import { errorText } from '../src/figures/messages.js';
 
 const pe = await init();
 const cancelled = new Set();
@@ -36,7 +37,7 @@ self.onmessage = async ({ data }) => {
     self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
   } catch (e) {
     if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
-    else self.postMessage({ id, error: e && e.message ? e.message : String(e) });
+    else self.postMessage({ id, error: errorText(e) });   // {en, zh}: never a raw exception text on the page
   } finally {
     cancelled.delete(id);
   }

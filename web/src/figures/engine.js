@@ -3,6 +3,7 @@
 // the wasm is fetched when the first figure scrolls into view. Each run can report progress and be cancelled.
 import { figureDef } from './registry.js';
 import { FigureError } from './params.js';
+import { errorText } from './messages.js';
 
 const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
@@ -67,7 +68,9 @@ async function startMain() {
     run(name, params, { onProgress } = {}) {
       let cancelled = false;
       const ctx = { take: (n) => new Float32Array(n), progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
-      return { promise: (async () => figureDef(name).compute(pe, params, ctx))(), cancel: () => { cancelled = true; } };
+      const promise = (async () => figureDef(name).compute(pe, params, ctx))()
+        .catch((e) => { throw e instanceof Cancelled ? e : new FigureError(errorText(e), e?.attribute); });
+      return { promise, cancel: () => { cancelled = true; } };
     },
   };
 }

@@ -4,6 +4,7 @@
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { figureDef } from './registry.js';
+import { errorText } from './messages.js';
 
 const cancelled = new Set();
 class Cancelled extends Error {}
@@ -34,7 +35,7 @@ function serve(pe) {
       self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
       if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
-      else self.postMessage({ id, error: { message: e?.message ?? String(e), text: e?.text, attribute: e?.attribute } });
+      else self.postMessage({ id, error: { message: e?.message ?? String(e), text: errorText(e), attribute: e?.attribute } });
     } finally { cancelled.delete(id); }
   };
   self.postMessage({ ready: true });
