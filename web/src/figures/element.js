@@ -355,7 +355,7 @@ export class PosencFigure extends Base {
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
     const { def, p, panels } = this._last, lines = [`# posenc figure: ${def.name}`,
-      `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ')}`,
+      `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ').replace(/\s*\n\s*/g, ' ')}`,   // one line: a pasted config.json has newlines
       '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value or curve y (unit: the panel\'s y label or caption); value2 = upper edge of a min/max band'];
     const rows = [];
     for (const { id, block } of panels) {
