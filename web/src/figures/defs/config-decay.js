@@ -2,7 +2,7 @@
 // with the config's scaled inv_freq (times attention_scaling², which multiplies cos and sin of both q and k) and with
 // the unscaled frequencies of the same rope_theta; divided by rotary_dim, so the unscaled curve starts at 1.
 import { L } from '../params.js';
-import { LLAMA31, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
 
 const WIDTH = 900;
 
@@ -14,18 +14,18 @@ export default {
   takeaway: L('Scaling slows the slow pairs down, so the score keeps its shape over a longer distance; YaRN also lifts it by attention_scaling².',
     '缩放让慢的通道对转得更慢，分数曲线的形状延续到更远的距离；YaRN 还把它整体乘以 attention_scaling²。'),
   params: {
-    config: configParam(LLAMA31),
+    config: configParam(LLAMA4),
     window: { type: 'enum', values: [4096, 32768, 131072, 524288], default: 32768, label: L('Distances', '距离范围') },
   },
   panels: () => [{ id: 'plot', block: 'lines', height: 260 }],
   async compute(pe, { config, window: n }, ctx) {
     const r = fromConfig(pe, config);
     const curves = [];
-    const sweep = async (label, t, inv, scale) => {
+    const sweep = async (label, t, inv, scale) => {   // label: {type, rope_type (null: unscaled)}
       const ones = new Float32Array(t.rotary_dim).fill(1);
       const v = pe.ropeInnerProductSweep({ q: ones, k: ones, head_dim: t.rotary_dim, inv_freq: inv, count: n });
       const s = scale / t.rotary_dim, y = Float32Array.from(v, (x) => x * s), env = pe.envelope(y, Math.min(WIDTH, n));
-      curves.push({ label, min: env.min, max: env.max, first: y[0], last: y[n - 1] });
+      curves.push({ ...label, min: env.min, max: env.max, first: y[0], last: y[n - 1] });
       await ctx.checkpoint();
     };
     const types = ropeTypes(r);

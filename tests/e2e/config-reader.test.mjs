@@ -1,0 +1,168 @@
+// End to end: section 6's config reader on the built site in headless Chromium. Each gallery model (a real config.json)
+// renders in every config figure without error and with the numbers pe.ropeFromConfig gives here in Node; a pasted bad
+// config replaces the old result with an error that names the key (en and zh) and hides the other figures; Llama 4's
+// schedule shows every 4th layer NoPE; the M-RoPE figure shows the image block of get_rope_index's ids.
+// Screenshots (en, zh; desktop, phone): test-results/config-reader-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import init from 'posenc';
+import { openPage } from './browser.mjs';
+import { csvRows } from './csv.mjs';
+
+const shots = new URL('../../test-results/', import.meta.url);
+mkdirSync(shots, { recursive: true });
+const pe = await init();
+const fixture = (f) => readFileSync(new URL(`../fixtures/configs/${f}`, import.meta.url), 'utf8');
+const FOLLOWERS = ['config-schedule', 'config-decay', 'config-scale'];
+let ctx, page;
+
+before(async () => { ctx = await openPage(); page = ctx.page; });
+after(async () => { await ctx?.close(); });
+
+const ready = (id, p = page) => p.locator(`#${id}`).evaluate(async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
+const readout = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => Number(el.shadowRoot.querySelector(`output[data-id="${r}"]`)?.dataset.value ?? NaN), rid);
+const readoutText = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => el.shadowRoot.querySelector(`output[data-id="${r}"]`)?.textContent ?? null, rid);
+const csv = (id, p = page) => p.$eval(`#${id}`, (el) => el.toCSV());
+/** Waits until figure `id` holds config `text` and has painted it. */
+async function follows(id, text, p = page) {
+  await p.waitForFunction(([i, t]) => document.getElementById(i).getAttribute('config') === t, [id, text], { timeout: 10000 });
+  return ready(id, p);
+}
+/** Pastes `text` into the first figure's config box, as a reader does. */
+async function paste(text, p = page) {
+  await p.$eval('#config-wavelengths', (el, t) => {
+    const c = el.shadowRoot.querySelector('[name="config"]');
+    c.value = t; c.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  }, text);
+  return ready('config-wavelengths', p);
+}
+async function expectError(re) {
+  for (let t = 0; t < 40 && !ctx.errors.some((e) => re.test(e)); t++) await new Promise((r) => setTimeout(r, 50));
+  const i = ctx.errors.findIndex((e) => re.test(e));
+  assert.ok(i >= 0, `console.error ${re}`);
+  ctx.errors.splice(i, 1);
+}
+
+test('every gallery model renders in every config figure, with the numbers the package reads from its file', async () => {
+  const models = await page.$$eval('#config-gallery button', (bs) => bs.map((b) => [b.dataset.model, b.textContent]));
+  assert.ok(models.length >= 8, `${models.length} models`);
+  for (const [id, name] of models) {
+    await page.click(`#config-gallery button[data-model="${id}"]`);
+    assert.equal(await ready('config-wavelengths'), 'ok', name);
+    const text = await page.$eval('#config-wavelengths', (el) => el.getAttribute('config'));
+    const r = pe.ropeFromConfig(text);
+    assert.equal(await readout('config-wavelengths', 'info'), r.inv_freq[r.inv_freq.length - 1], name);
+    for (const [t, v] of Object.entries(r.layer_types)) if (v) assert.equal(await readout('config-wavelengths', `type-${t}`), v.attention_scaling, `${name} ${t}`);
+    for (const f of FOLLOWERS) assert.equal(await follows(f, text), 'ok', `${name}: ${f}`);
+    // M-RoPE: the ids figure follows; any other model: it is hidden and a note says why
+    if (r.mrope_section) assert.equal(await follows('config-mrope', text), 'ok', name);
+    await page.waitForFunction((m) => document.getElementById('config-mrope-box').hidden === !m && document.getElementById('config-mrope-none').hidden === m, Boolean(r.mrope_section));
+    assert.equal(await page.$eval('#config-results', (el) => el.hidden), false);
+    // the line above the figures names the model and states what was read
+    const line = await page.$eval('#config-model', (el) => [el.dataset.model, el.textContent]);
+    assert.equal(line[0], id);
+    assert.ok(line[1].startsWith(name) && line[1].includes(`rope_theta ${Number(r.rope_theta.toPrecision(6))}`), line[1]);
+    assert.equal(await page.$eval(`#config-gallery button[data-model="${id}"]`, (b) => b.getAttribute('aria-pressed')), 'true');
+    // schedule: one cell per layer, or the note that there is none; M-RoPE: ids, or the note that it is not M-RoPE
+    if (r.layers) assert.equal(csvRows(await csv('config-schedule'), 'strip').filter((c) => c.value !== 'NaN').length, r.layers.length, name);
+    else assert.match(await readoutText('config-schedule', 'none'), /no layer schedule/);
+    if (r.mrope_section) assert.equal(csvRows(await csv('config-mrope'), 'ids').length % 3, 0, name);
+    if (r.mla) assert.equal(await readout('config-scale', 'mscale2'), r.mla.softmax_scale_factor, name);
+  }
+  assert.deepEqual(ctx.errors, []);
+  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-gallery-en.png', shots).pathname });
+});
+
+test('a bad config replaces the old result with an error naming the key, in English and in Chinese', async () => {
+  await page.click('#config-gallery button[data-model="deepseek-v3"]');
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  const bad = fixture('DeepSeek-V3.json').replace('"factor": 40,', '"factor": 0,');
+  assert.match(await paste(bad), /^ERR config\.json: rope_scaling\.factor: must be a finite number >= 1 \(got 0\)$/);
+  await expectError(/<posenc-figure figure="config-wavelengths">: config\.json: rope_scaling\.factor/);
+  const shown = () => page.$eval('#config-wavelengths', (el) => {
+    const sr = el.shadowRoot;
+    return { error: sr.querySelector('.error').hidden ? null : sr.querySelector('.error').textContent, panels: sr.querySelector('.panels').hidden,
+      readouts: sr.querySelectorAll('.readouts output').length };
+  });
+  assert.deepEqual(await shown(), { error: 'config.json: rope_scaling.factor: must be a finite number >= 1 (got 0)', panels: true, readouts: 0 });
+  assert.equal(await page.$eval('#config-results', (el) => el.hidden), true, 'no stale figure below the error');
+  assert.equal(await page.$eval('#config-gallery button[data-model="deepseek-v3"]', (b) => b.getAttribute('aria-pressed')), 'false');
+  await page.click('[data-set-lang="zh"]');
+  await ready('config-wavelengths').catch(() => {});
+  await page.waitForFunction(() => /必须/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
+  assert.equal((await shown()).error, 'config.json 中的 rope_scaling.factor 必须是 >= 1 的有限数（收到 0）。');
+  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-error-zh.png', shots).pathname });
+  // a typo inside the scaling dict: named, with the key it probably meant
+  assert.match(await paste(bad.replace('"factor": 0,', '"factor": 40,').replace('"beta_fast"', '"beta_fats"')), /beta_fats/);
+  assert.equal((await shown()).error, "config.json 中的 rope_scaling.beta_fats 不是 rope_type 'yarn' 的键（是否想写 'beta_fast'？）。");
+  await page.click('[data-set-lang="en"]');
+  await page.waitForFunction(() => /did you mean 'beta_fast'/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
+  // not JSON at all, then a good config again: everything is back
+  assert.match(await paste('{"rope_theta": 1e4,'), /^ERR config\.json: not valid JSON/);
+  const good = fixture('DeepSeek-V3.json');
+  assert.equal(await paste(good), 'ok');
+  for (const f of FOLLOWERS) assert.equal(await follows(f, good), 'ok', f);
+  assert.equal(await page.$eval('#config-results', (el) => el.hidden), false);
+  assert.equal(await page.$eval('#config-model', (el) => el.dataset.model), 'deepseek-v3');
+  while (ctx.errors.length && /config-wavelengths/.test(ctx.errors[0])) ctx.errors.shift();
+  assert.deepEqual(ctx.errors, []);
+});
+
+// meta-llama/Llama-4-Scout-17B-16E: the text_config position keys as published (no_rope_layers: 1 = RoPE)
+const LLAMA4 = JSON.stringify({ architectures: ['Llama4ForConditionalGeneration'], model_type: 'llama4',
+  text_config: { model_type: 'llama4_text', attention_chunk_size: 8192, attn_scale: 0.1, attn_temperature_tuning: true, floor_scale: 8192,
+    head_dim: 128, hidden_size: 5120, num_attention_heads: 40, num_hidden_layers: 48, max_position_embeddings: 10485760,
+    no_rope_layers: Array.from({ length: 48 }, (_, i) => ((i + 1) % 4 ? 1 : 0)), rope_theta: 500000.0,
+    rope_scaling: { factor: 16.0, high_freq_factor: 1.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } } }, null, 2);
+
+test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature tuning grows with position', async () => {
+  assert.equal(await paste(LLAMA4), 'ok');
+  assert.equal(await follows('config-schedule', LLAMA4), 'ok');
+  const cells = csvRows(await csv('config-schedule'), 'strip').filter((c) => c.value !== 'NaN');
+  assert.equal(cells.length, 48);
+  const rows = await page.$eval('#config-schedule', (el) => el.shadowRoot.querySelector('[data-panel="strip"]').rowLabels);
+  for (const c of cells) {
+    const layer = Number(c.col), nope = (layer + 1) % 4 === 0;
+    assert.equal(c.value, nope ? '0' : '1', `layer ${layer}`);
+    assert.equal(rows[Number(c.row)], nope ? 'full' : 'chunked', `layer ${layer}`);
+  }
+  assert.match(await readoutText('config-schedule', 'type-full_attention'), /^12 layers, no RoPE \(layers 3, 7, 11,/);
+  assert.equal(await follows('config-scale', LLAMA4), 'ok');
+  const temp = csvRows(await csv('config-scale'), 'plot', 'Llama 4 query temperature (NoPE layers)');
+  for (const t of temp) assert.ok(Math.abs(Number(t.value) - (1 + 0.1 * Math.log(1 + Math.floor((Number(t.x) + 1) / 8192)))) < 1e-12, t.x);
+  assert.ok(Number(temp.at(-1).value) > 1.7);
+  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-llama4-en.png', shots).pathname });
+});
+
+test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the image block has one t, rows on h, columns on w', async () => {
+  await page.click('#config-gallery button[data-model="qwen2.5-vl-7b"]');
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  const text = fixture('Qwen2.5-VL-7B-Instruct.json');
+  assert.equal(await follows('config-mrope', text), 'ok');
+  const cells = csvRows(await csv('config-mrope'), 'ids');
+  const L = cells.length / 3, at = (a, j) => Number(cells[a * L + j].value);
+  // default example: 4 text tokens, <vision_start>, an 8 × 12 patch image merged 2 × 2 (4 rows × 6 columns), <vision_end>, 3 text tokens
+  const ids = [1000, 1001, 1002, 1003, 151652, ...Array(24).fill(151655), 151653, 1030, 1031, 1032];
+  const want = pe.mropePositionIds({ config: text, input_ids: ids, image_grid_thw: [[1, 8, 12]] });
+  assert.equal(L, ids.length);
+  for (let a = 0; a < 3; a++) for (let j = 0; j < L; j++) assert.equal(at(a, j), want.position_ids[a * L + j], `axis ${a} token ${j}`);
+  for (let k = 0; k < 24; k++) assert.deepEqual([at(0, 5 + k), at(1, 5 + k), at(2, 5 + k)], [5, 5 + Math.floor(k / 6), 5 + (k % 6)], `image token ${k}`);
+  assert.equal(await readout('config-mrope', 'deltas'), want.rope_deltas);
+  // pair → axis: contiguous [16, 24, 24]
+  const axes = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
+  assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+});
+
+test('phone width and Chinese: the reader fits, screenshots', async () => {
+  for (const [lang, vp] of [['en', { width: 1100, height: 1400 }], ['zh', { width: 1100, height: 1400 }], ['en', { width: 390, height: 844 }], ['zh', { width: 390, height: 844 }]]) {
+    const p = await ctx.open(`/?lang=${lang}#config-reader`, vp);
+    await p.click('#config-gallery button[data-model="gemma-3-27b"]');
+    for (const f of ['config-wavelengths', ...FOLLOWERS]) assert.equal(await ready(f, p), 'ok', f);
+    const over = await p.$eval('#config-reader', (el) => el.scrollWidth - el.clientWidth);
+    assert.ok(over <= 1, `no horizontal overflow (${over} px) at ${vp.width}`);
+    await p.locator('#config-reader').screenshot({ path: new URL(`config-reader-${lang}-${vp.width}.png`, shots).pathname });
+    await p.context().close();
+  }
+  assert.deepEqual(ctx.errors, []);
+});

@@ -1,0 +1,88 @@
+// Section 6's config reader: a gallery of real config.json files (config-gallery.js) and one pasted config shared by
+// every config figure. The first figure (config-wavelengths) holds the config and the paste box; when it changes and
+// reads without error, the other figures get the same config; when it is an error, that figure shows it (key path and
+// rule, en + zh) and the others are hidden, so no stale result stays on screen. The line above the figures names the
+// model and states the values pe.ropeFromConfig read from its file.
+import init from 'posenc';
+import { describeFigure } from '../src/figures/index.js';
+import { GALLERY } from './config-gallery.js';
+import { tr, onLang } from './state.js';
+import './config-reader.css';
+
+const $ = (id) => document.getElementById(id);
+const primary = $('config-wavelengths'), results = $('config-results'), gallery = $('config-gallery'), line = $('config-model');
+const followers = ['config-schedule', 'config-decay', 'config-scale'].map($), mrope = $('config-mrope');
+const DEFAULT = describeFigure('config-wavelengths').params.find((p) => p.name === 'config').default;
+let pe = null;
+
+const buttons = GALLERY.map((m) => {
+  const b = document.createElement('button');
+  b.type = 'button'; b.textContent = m.name; b.dataset.model = m.id; b.setAttribute('aria-pressed', 'false');
+  b.addEventListener('click', () => primary.setAttribute('config', m.text));   // → figure-change → sync
+  return b;
+});
+gallery.replaceChildren(...buttons);
+
+const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
+/** The position-related values read from the config, as one sentence in each language. */
+function facts(r) {
+  const en = [], zh = [];
+  for (const [type, t] of Object.entries(r.layer_types)) {
+    if (!t) { en.push(`${type}: no RoPE`); zh.push(`${type}：不用 RoPE`); continue; }
+    const scale = t.factor != null ? ` ×${num(t.factor)}` : '', orig = t.original_max_position_embeddings ? ` from ${t.original_max_position_embeddings} tokens` : '';
+    en.push(`${type}: ${t.rope_type}${scale}${orig}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}`);
+    zh.push(`${type}：${t.rope_type}${scale}${orig ? `（原长度 ${t.original_max_position_embeddings}）` : ''}，rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}`);
+  }
+  if (r.layers) {
+    const nope = r.layers.filter((l) => !l.rope).length;
+    en.push(`${r.layers.length} layers, ${nope} NoPE`); zh.push(`共 ${r.layers.length} 层，其中 ${nope} 层 NoPE`);
+  }
+  if (r.mla) { en.push(`MLA: softmax scale ×${num(r.mla.softmax_scale_factor)} (mscale²)`); zh.push(`MLA：softmax 缩放 ×${num(r.mla.softmax_scale_factor)}（mscale²）`); }
+  if (r.attn_temperature) {
+    const { floor_scale: f, attn_scale: a } = r.attn_temperature;
+    en.push(`temperature tuning: floor_scale ${f}, attn_scale ${a}`); zh.push(`温度调节：floor_scale ${f}，attn_scale ${a}`);
+  }
+  if (r.mrope_section) {
+    en.push(`M-RoPE [${r.mrope_section.join(', ')}]${r.mrope_interleaved ? ' interleaved' : ''}`);
+    zh.push(`M-RoPE [${r.mrope_section.join(', ')}]${r.mrope_interleaved ? '（交错）' : ''}`);
+  }
+  return { en: `${en.join('; ')}.`, zh: `${zh.join('；')}。` };
+}
+
+function describe() {
+  const c = primary.getAttribute('config'), m = GALLERY.find((g) => g.text === c);
+  for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.model === m?.id));
+  const name = m ? { en: `${m.name} (${m.source}, its config.json):`, zh: `${m.name}（${m.source} 的 config.json）：` }
+    : c == null || c === DEFAULT ? { en: 'Llama 4 Scout (its position keys):', zh: 'Llama 4 Scout（它的位置参数）：' } : { en: 'Your config.json:', zh: '你的 config.json：' };
+  let said = null;
+  if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT)); } catch { said = null; } }
+  const strong = document.createElement('strong');
+  strong.textContent = tr(name);
+  line.replaceChildren(strong, said ? tr(said) : '');
+  line.dataset.model = m?.id ?? '';
+}
+
+let token = 0;
+async function sync() {
+  const mine = ++token, c = primary.getAttribute('config');
+  describe();
+  await null;   // figure-change is dispatched before the figure schedules the new state: read `ready` after that
+  try { await primary.ready; } catch {
+    if (mine === token) results.hidden = true;   // the first figure shows the error; nothing stale below it
+    return;
+  }
+  if (mine !== token) return;
+  results.hidden = false;
+  for (const f of followers) if (c != null && f.getAttribute('config') !== c) f.setAttribute('config', c);
+  // config-mrope keeps its own M-RoPE example until a config is chosen, and is hidden for a model without M-RoPE
+  const m = c == null || (await peReady).ropeFromConfig(c).mrope_section !== null;
+  if (mine !== token) return;
+  if (m && c != null && mrope.getAttribute('config') !== c) mrope.setAttribute('config', c);
+  $('config-mrope-box').hidden = !m;
+  $('config-mrope-none').hidden = m;
+}
+
+primary.addEventListener('figure-change', sync);
+onLang(describe);
+const peReady = init().then((p) => { pe = p; describe(); return p; });
+if (primary.hasAttribute('config')) sync(); else describe();
