@@ -94,6 +94,14 @@ const REF = {
   'context-extension': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq, l = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'linear', factor: 8 }).inv_freq;
     return { panel: 'ratio', series: 'PI (linear)', values: Float64Array.from(l, (w, i) => w / d[i]) }; },
   'config-wavelengths': () => { const r = pe.ropeFromConfig(describeFigure('config-wavelengths').params[0].default); return { panel: 'plot', series: 'wavelength, llama3', values: Float64Array.from(r.inv_freq, (w) => (2 * Math.PI) / w) }; },
+  // Llama 4 Scout's keys (the default): 48 layers, every 4th NoPE; rows: chunked_attention (1 = RoPE), full_attention (0 = NoPE)
+  'config-schedule': () => ({ panel: 'strip', values: [...Array.from({ length: 48 }, (_, i) => ((i + 1) % 4 ? 1 : NaN)), ...Array.from({ length: 48 }, (_, i) => ((i + 1) % 4 ? NaN : 0))] }),
+  'config-decay': () => { const ones = new Float32Array(128).fill(1), v = pe.ropeInnerProductSweep({ q: ones, k: ones, head_dim: 128, rope_theta: 500000, count: 32768 });
+    const env = pe.envelope(Float32Array.from(v, (x) => x * (1 / 128)), 900); return { panel: 'plot', series: 'unscaled (rope_theta only)', values: env.max, value2: env.min }; },
+  'config-scale': () => { const c = describeFigure('config-scale').params[0].default;
+    return { panel: 'plot', series: 'Llama 4 query temperature (NoPE layers)', values: Array.from({ length: 161 }, (_, i) => pe.ropeFromConfig(c, { seq_len: Math.round((i * 10485759) / 160) + 1 }).attn_temperature.scale_at_seq_len) }; },
+  'config-mrope': () => ({ panel: 'ids', values: pe.mropePositionIds({ config: describeFigure('config-mrope').params[0].default,
+    input_ids: [1000, 1001, 1002, 1003, 151652, ...Array(24).fill(151655), 151653, 1030, 1031, 1032], image_grid_thw: [[1, 8, 12]] }).position_ids }),
   alibi: () => ({ panel: 'slopes', values: pe.alibiSlopes(12) }),
   xpos: () => { const n = 1024, d = 64, ones = new Float32Array(n * d).fill(1);
     const s = pe.attentionScores({ q: pe.xposApply(ones, { seq: n, head_dim: d, scale_base: 512 }), k: pe.xposApply(ones, { seq: n, head_dim: d, scale_base: 512, downscale: true }), seq: n, head_dim: d, softmax: false });
@@ -106,7 +114,7 @@ const REF = {
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 20);
+  assert.equal(figureNames.length, 24);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);
