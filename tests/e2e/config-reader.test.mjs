@@ -152,6 +152,12 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   // pair → axis: contiguous [16, 24, 24]
   const axes = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+  // Qwen3.5 (interleaved sections [11, 11, 10]): h drives pairs 1, 4, 7, …, w pairs 2, 5, 8, …, t the rest
+  await page.click('#config-gallery button[data-model="qwen3.5-9b"]');
+  assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
+  const il = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
+  assert.deepEqual(il, Array.from({ length: 32 }, (_, i) => (i % 3 === 1 && i < 33 ? 1 : i % 3 === 2 && i < 30 ? 2 : 0)));
+  await page.locator('#config-mrope').screenshot({ path: new URL('config-reader-mrope-en.png', shots).pathname });
 });
 
 test('phone width and Chinese: the reader fits, screenshots', async () => {

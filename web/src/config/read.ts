@@ -125,7 +125,7 @@ export function readConfig(config: unknown): ConfigPlan {
   const defaults = HF_DEFAULTS[mt] ?? {};
   const filled = Object.keys(defaults).filter((k) => text[k] === undefined);
   if (filled.length) {
-    warnings.push(`${tp}: ${filled.map((k) => `${k} = ${defaults[k]}`).join(', ')} not in the config: the defaults of HF's ${mt} config class`);
+    warnings.push(`${tp ? tp.slice(0, -1) : 'config'}: ${filled.map((k) => `${k} = ${defaults[k]}`).join(', ')} not in the config: the defaults of HF's ${mt} config class`);
     text = { ...text, ...Object.fromEntries(filled.map((k) => [k, defaults[k]])) };
   }
   const nLayers = opt(text.num_hidden_layers, (v) => posInt(`${tp}num_hidden_layers`, v));

@@ -1,7 +1,7 @@
 // Section 6: a model's config.json read by the package (pe.ropeFromConfig); per layer type its RoPE wavelengths
 // 2π/θ_i, after scaling and before (θ_i = rope_theta^(−2i/rotary_dim), the same rotary_dim), and the values read.
 import { L } from '../params.js';
-import { LLAMA31, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
 
 const wave = (inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
 const num = (x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
@@ -12,7 +12,7 @@ export default {
   description: L('Paste a Hugging Face config.json: the package reads its RoPE per layer type, and the wavelengths are drawn after scaling and before.',
     '粘贴 Hugging Face 的 config.json：由本库按层类型读出其 RoPE，画出缩放后与缩放前的波长。'),
   takeaway: L('The scaled wavelengths part from the unscaled ones only where the scheme interpolates.', '缩放后的波长只在该方案做插值的地方偏离未缩放的波长。'),
-  params: { config: configParam(LLAMA31) },
+  params: { config: configParam(LLAMA4) },
   panels: () => [{ id: 'plot', block: 'lines', height: 220, logY: true }],
   compute(pe, { config }) {
     const r = fromConfig(pe, config);
@@ -38,9 +38,9 @@ export default {
     const readouts = [{ id: 'info', label: L('read', '读出'), value: r.last,
       text: `rope_type = ${r.rope_type} · head_dim = ${r.head_dim} · rotary_dim = ${r.rotary_dim} · rope_theta = ${r.rope_theta} · max_position_embeddings = ${r.max} · attention_scaling = ${r.attention_scaling.toPrecision(6)}` }];
     for (const t of r.types) {
+      const kind = `${t.rope_type}${t.factor != null ? ` ×${num(t.factor)}` : ''}`, tail = ` · rope_theta ${num(t.rope_theta)}${t.original ? ` · original_max_position_embeddings ${t.original}` : ''} · attention_scaling ${num(t.attention_scaling)} · ${t.source}`;
       readouts.push({ id: `type-${t.name}`, label: L(`layer type ${t.name}`, `层类型 ${t.name}`), value: t.attention_scaling,
-        text: `${t.rope_type}${t.factor != null ? ` ×${num(t.factor)}` : ''} · rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim} · rope_theta ${num(t.rope_theta)}` +
-          `${t.original ? ` · original ${t.original}` : ''} · attention_scaling ${num(t.attention_scaling)} · ${t.source}` });
+        text: L(`${kind} · rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}${tail}`, `${kind} · head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维${tail}`) });
     }
     if (r.layers) {
       readouts.push({ id: 'layers', label: L('layers', '层'), value: r.layers.nope,
