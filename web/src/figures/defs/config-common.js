@@ -3,9 +3,7 @@
 // and the layer types that rotate. Not a figure: the registry does not list it.
 import { L, FigureError } from '../params.js';
 
-/** Llama 3.1 8B's position keys: the figures' default config. */
-export const LLAMA31 = '{"head_dim": 128, "rope_theta": 500000.0, "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}';
-/** Llama 4 Scout's position keys (every 4th layer NoPE, llama3 with equal band factors, attention temperature tuning). */
+/** Llama 4 Scout's position keys (every 4th layer NoPE, llama3 with equal band factors, attention temperature tuning): the default. */
 export const LLAMA4 = '{"model_type": "llama4_text", "num_hidden_layers": 48, "head_dim": 128, "rope_theta": 500000.0, "max_position_embeddings": 10485760, "attention_chunk_size": 8192, "attn_temperature_tuning": true, "floor_scale": 8192, "attn_scale": 0.1, "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}}';
 /** Qwen2.5-VL 7B's position keys and the token ids get_rope_index reads. */
 export const QWEN25VL = '{"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "max_position_embeddings": 128000, "image_token_id": 151655, "video_token_id": 151656, "vision_start_token_id": 151652, "vision_end_token_id": 151653, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}';
