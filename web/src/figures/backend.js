@@ -6,7 +6,7 @@ import { L } from './params.js';
 /** The `backend` parameter: 'auto' lets pe.gpu decide by the crossover it measured on this machine's adapter. */
 export const backendParam = {
   type: 'enum', values: ['auto', 'webgpu', 'wasm'], default: 'auto',
-  label: L('Backend (auto: WebGPU where measured faster here; webgpu, wasm: forced)', '计算后端（auto：本机实测更快时用 WebGPU；webgpu、wasm：强制）'),
+  label: L('Backend (auto: WebGPU where measured faster)', '计算后端（auto：实测更快时用 WebGPU）'),
 };
 
 /** The options every pe.gpu call of a figure adds: the requested backend and the run's cancellation. */
