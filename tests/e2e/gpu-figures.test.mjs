@@ -1,4 +1,5 @@
-// The figures that run long sweeps through pe.gpu (rope-decay, su-decay, context-extension), as a user gets them
+// The figures that run long sweeps through pe.gpu (rope-decay, su-decay, context-extension, the explorer's long-context
+// view), as a user gets them
 // (dist/figures.js + its worker, strict CSP), in headless Chromium twice: with --enable-unsafe-webgpu (a SwiftShader
 // adapter, reached from the figures' worker) and without (no adapter). Checked: the badge names the backend the
 // results report; `backend="webgpu"` and `backend="wasm"` give the same CSV within the GPU functions' stated
@@ -34,6 +35,9 @@ const FIGURES = {
     tol: (panel, series) => (panel === 'bound' && series.startsWith('bound') ? 2 * (d / 2) * BOUND : SWEEP) },
   'su-decay': { attrs: { rotary_dim: d, count: 4096 }, tol: () => BOUND },
   'context-extension': { attrs: { rotary_dim: d, factor: 8 }, tol: (panel) => (panel === 'decay' ? SWEEP / d : 0) },
+  // the long-context matrix: log10 of probabilities, which pe.gpu.attentionScores states within 1e-6 (compared as such);
+  // the engine's panels are wasm in both runs (identical), so the badge says both backends
+  explorer: { attrs: { length: 1024 }, tol: () => 1e-6, value: (panel, v) => (panel === 'long' ? 10 ** v : v), badge: 'mixed' },
 };
 
 const gpuArgs = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu'];
@@ -63,8 +67,8 @@ const show = (p, attrs) => p.evaluate(async (a) => {
   return { badge: b.hidden ? null : [b.dataset.backend, b.textContent], csv: el.toCSV() };
 }, attrs);
 
-/** The CSV's numbers must agree row by row within tol(panel, series); everything else identically. */
-function assertClose(csvA, csvB, tol, what) {
+/** The CSV's numbers (as value(panel, number)) must agree row by row within tol(panel, series); everything else identically. */
+function assertClose(csvA, csvB, tol, what, value = (panel, v) => v) {
   const a = csvRows(csvA), b = csvRows(csvB);
   assert.equal(a.length, b.length, `${what}: rows`);
   let worst = 0;
@@ -73,7 +77,7 @@ function assertClose(csvA, csvB, tol, what) {
     for (const k of ['panel', 'series', 'row', 'col', 'x']) assert.equal(r[k], s[k], `${what}: row ${i} ${k}`);
     for (const k of ['value', 'value2']) {
       if (r[k] === s[k]) continue;
-      const e = Math.abs(Number(r[k]) - Number(s[k]));
+      const e = Math.abs(value(r.panel, Number(r[k])) - value(r.panel, Number(s[k])));
       assert.ok(e <= t, `${what}: row ${i} (${r.panel}, ${r.series}) ${k}: |${r[k]} − ${s[k]}| = ${e} > ${t}`);
       worst = Math.max(worst, e / t);
     }
@@ -83,17 +87,18 @@ function assertClose(csvA, csvB, tol, what) {
 
 test('with WebGPU (SwiftShader): backend="webgpu" paints and its badge says WebGPU; its CSV = the wasm-forced CSV within the stated tolerance', async () => {
   await withFigurePage(gpuArgs, async (p) => {
-    for (const [figure, { attrs, tol }] of Object.entries(FIGURES)) {
+    for (const [figure, { attrs, tol, value, badge }] of Object.entries(FIGURES)) {
       const g = await show(p, { figure, ...attrs, backend: 'webgpu' });
-      assert.deepEqual(g.badge, ['webgpu', 'computed by WebGPU'], figure);
-      assert.match(g.csv, /^# computed by: webgpu$/m);
+      assert.deepEqual(g.badge, badge === 'mixed' ? ['mixed', 'computed by WebGPU and wasm'] : ['webgpu', 'computed by WebGPU'], figure);
+      assert.match(g.csv, new RegExp(`^# computed by: ${badge ?? 'webgpu'}$`, 'm'));
       const w = await show(p, { backend: 'wasm' });
       assert.deepEqual(w.badge, ['wasm', 'computed by wasm'], figure);
-      const worst = assertClose(g.csv, w.csv, tol, figure);
+      const worst = assertClose(g.csv, w.csv, tol, figure, value);
       console.log(`# ${figure}: WebGPU vs wasm, worst difference ${worst.toFixed(3)}× the tolerance`);
       // auto: the backend the crossover measured on this adapter picks; the numbers are that backend's
       const a = await show(p, { backend: 'auto' });
       assert.ok(a.badge, figure);
+      a.badge[0] = a.badge[0] === 'mixed' ? 'webgpu' : a.badge[0];
       assert.equal(csvRows(a.csv).map((r) => r.value).join(), csvRows((a.badge[0] === 'wasm' ? w : g).csv).map((r) => r.value).join(), `${figure}: auto = ${a.badge[0]}`);
       for (const k of Object.keys(attrs)) await p.$eval('#f', (el, n) => el.removeAttribute(n), k);
     }
@@ -135,6 +140,15 @@ test('without WebGPU: every such figure is computed by wasm (auto or forced), ba
       const inv = pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: d, rope_theta: 10000, factor: 8, original_max_position_embeddings: 4096 }).inv_freq;
       const e = pe.envelope(sweep({ inv_freq: inv, count: 4096 * 8 }).map((v) => v / d), 900).max;
       assert.deepEqual(rows.filter((r) => r.panel === 'decay' && r.series === 'YaRN').map((r) => Number(r.value)), Array.from(e));
+    },
+    explorer: (rows) => {
+      // the head's projections of the text repeated to 1024 tokens, causal RoPE attention, max of each 4×4 block, log10
+      const n = 1024, t = pe.textQKV({ text: 'the cat chased the mouse under the old table', heads: 4, head_dim: 32, seed: 0 }), m = t.tokens.length;
+      const rows4 = (x) => Float32Array.from({ length: n * 32 }, (_, i) => x[(Math.floor(i / 32) % m) * 4 * 32 + (i % 32)]);
+      const pr = pe.attentionScores({ q: rows4(t.q), k: rows4(t.k), seq: n, head_dim: 32, causal: true, rope: { rope_theta: 10000 } });
+      const pooled = new Float32Array(256 * 256);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) pooled[(i >> 2) * 256 + (j >> 2)] = Math.max(pooled[(i >> 2) * 256 + (j >> 2)], pr[i * n + j]);
+      assert.deepEqual(rows.filter((r) => r.panel === 'long').map((r) => Number(r.value)), Array.from(pooled.map(Math.log10)));  // float32, as the figure's
     },
   };
   await withFigurePage(CHROMIUM_ARGS, async (p) => {
