@@ -91,6 +91,7 @@ test('with WebGPU (SwiftShader): backend="webgpu" paints and its badge says WebG
       const g = await show(p, { figure, ...attrs, backend: 'webgpu' });
       assert.deepEqual(g.badge, badge === 'mixed' ? ['mixed', 'computed by WebGPU and wasm'] : ['webgpu', 'computed by WebGPU'], figure);
       assert.match(g.csv, new RegExp(`^# computed by: ${badge ?? 'webgpu'}$`, 'm'));
+      assert.equal(await p.$eval('#f', (el) => el.engine), 'worker', 'WebGPU reached from the figures\' worker');
       const w = await show(p, { backend: 'wasm' });
       assert.deepEqual(w.badge, ['wasm', 'computed by wasm'], figure);
       const worst = assertClose(g.csv, w.csv, tol, figure, value);
