@@ -18,7 +18,7 @@ import { BADGE } from './backend.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
-  download: L('Download', '下载') };
+  download: L('Download', '下载'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
 const css = `
 :host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%;
   --pe-fg: #1d1d1f; --pe-muted: #4f4f5a; --pe-grid: #d6d6dc; --pe-frame: #6b6b75; --pe-bg: #ffffff; --pe-missing: #e3e3e8; --pe-palette: light;
@@ -283,6 +283,13 @@ export class PosencFigure extends Base {
         const text = document.createElement('span'); text.textContent = tr(s.label, lang) || name;
         if (s.type === 'bool') label.append(input, text); else label.append(text, input);
         if (s.slider) { const o = document.createElement('output'); o.dataset.for = name; label.append(o); }
+        if (s.type === 'string') {
+          // A text box takes at most the parameter's cap: a pasted 50 KB text is cut there by the browser (the page never
+          // holds, validates or lays it out), and a note says so while the box is full.
+          input.maxLength = s.maxLength ?? 400;
+          const n = document.createElement('span'); n.className = 'note'; n.dataset.capFor = name; n.hidden = true;
+          n.textContent = tr(UI.full, lang).replace('{n}', input.maxLength); label.append(n);
+        }
         return label;
       }));
       form.dataset.figure = def.name; form.dataset.lang = lang;
@@ -293,6 +300,7 @@ export class PosencFigure extends Base {
       const v = p ? formatParam(s, p[el.name]) : this.getAttribute(el.name) ?? formatParam(s, s.default);
       if (el.type === 'checkbox') el.checked = v === 'true'; else if (el.value !== v && document.activeElement !== this) el.value = v;
       const o = form.querySelector(`output[data-for="${el.name}"]`); if (o) o.textContent = v;
+      const full = form.querySelector(`[data-cap-for="${el.name}"]`); if (full) full.hidden = el.value.length < el.maxLength;
     }
   }
 
