@@ -1,19 +1,19 @@
 // Static server for the built site (build/site, made by scripts/build.sh from web/site with Vite).
 // Usage: node scripts/serve.mjs [port]   (port 0 picks a free one). Also imported by the end-to-end tests.
-// Every response carries a strict Content-Security-Policy (no 'unsafe-eval', no inline scripts, same origin only).
+// Every response carries the site's strict Content-Security-Policy (web/site/csp.js: no 'unsafe-eval', no inline
+// scripts, same origin only) as a header — unless serve(port, root, { csp: false }): the pages' own <meta> alone.
 // Hostile requests get an answer, never a crash: a URL that does not decode (`/%`, `/%c0%ae`) or holds a NUL byte → 400,
 // a path outside the root → 403, a method other than GET/HEAD → 405, anything unexpected → 500.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CSP } from '../web/site/csp.js';   // the same policy as the pages' own <meta>
 
 const ROOT = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
-// A strict CSP without 'unsafe-eval' proves the module needs no eval (wasm-unsafe-eval allows compiling wasm).
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; worker-src 'self'; object-src 'none'; base-uri 'none'";
 
 /** The file under `root` a request URL names, or the HTTP status that refuses it. */
 export function fileFor(root, url) {
@@ -29,13 +29,13 @@ export function fileFor(root, url) {
   return { file };
 }
 
-function answer(res, status, text) {
-  if (res.headersSent) { res.destroy(); return; }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': CSP }).end(text);
-}
-
-export function serve(port = 8080, root = ROOT) {
+export function serve(port = 8080, root = ROOT, { csp = true } = {}) {
   root = resolve(root);
+  const policy = csp ? { 'content-security-policy': CSP } : {};
+  const answer = (res, status, text) => {
+    if (res.headersSent) { res.destroy(); return; }
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...policy }).end(text);
+  };
   const server = createServer(async (req, res) => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') { answer(res, 405, 'method not allowed'); return; }
@@ -49,7 +49,7 @@ export function serve(port = 8080, root = ROOT) {
         return;
       }
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CSP, 'cache-control': 'no-cache' });
+        ...policy, 'cache-control': 'no-cache' });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       answer(res, 500, 'internal error');

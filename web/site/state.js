@@ -6,7 +6,17 @@
 // Figures: each <posenc-figure id="NAME"> in <main> keeps its state in its attributes, written as NAME.param=value
 // (the same parameter names and values as the element's attributes and embed.html's query) when it differs from the
 // figure's default.
+// Read on load, a link is validated: every key must name something on the page (lang, a control, or NAME.param of a
+// figure there) and every value must be one that control or figure accepts (the figure's own parameter rules and
+// cross-checks). Anything else is ignored — the default stays — and a notice at the top of the page lists it, in the
+// page's language. Written, the query string is at most MAX_QUERY characters: values that do not fit (the longest
+// first, e.g. a pasted long text) are left out of the address and the notice says which (a reload shows their
+// defaults). Long addresses are what servers refuse (HTTP 431 above 8–16 KB of headers) and what make every
+// history.replaceState slow.
 import { describeFigure } from '../src/figures/index.js';
+
+/** The most characters of query string the page writes into its address. */
+export const MAX_QUERY = 2000;
 
 const listeners = new Set();
 let lang = 'en';
@@ -24,6 +34,7 @@ export function setLang(l, { write = true } = {}) {
   for (const f of figures()) f.setAttribute('lang', lang);
   document.title = lang === 'zh' ? 'posenc — 位置编码，实时计算' : 'posenc — positional encodings, live';
   if (write) writeUrl();
+  showNotice();
   for (const f of listeners) f(lang);
 }
 
@@ -48,27 +59,150 @@ function setValue(el, v) {
   else el.value = v;
 }
 
+// ── the notice: what a link asked for that the page ignored (load) or left out of the address (write) ──
+const L = (en, zh) => ({ en, zh });
+const notes = { load: [], write: [] };
+const dismissed = new Set();        // write notes closed by the reader: not shown again while the value stays too long
+const SHOWN = 20;                   // items listed per part; the rest are counted
+const short = (s) => { const c = [...s]; return c.length > 40 ? `${c.slice(0, 39).join('')}…` : s; };
+const T = {
+  load: L('Some settings in this link could not be used and were ignored; the defaults are shown instead:',
+    '此链接中的部分设置无法使用，已忽略，改为显示默认值：'),
+  write: L(`Too long for this page's address (it keeps at most ${MAX_QUERY} characters of settings), so not saved in it — a link or a reload shows the default:`,
+    `以下设置太长，未写入本页地址（地址最多保存 ${MAX_QUERY} 个字符的设置）——链接或刷新后显示默认值：`),
+  more: (n) => L(`… and ${n} more`, `……另有 ${n} 项`),
+  chars: (n) => L(`${n} characters`, `${n} 个字符`),
+  close: L('Close', '关闭'),
+  unknown: L('nothing on this page has this name', '本页没有这个名称'),
+  noParam: (fig) => L(`figure "${fig}" has no such parameter`, `图 "${fig}" 没有这个参数`),
+  lang: L('must be en or zh', '必须是 en 或 zh'),
+};
+
+function showNotice() {
+  const main = document.querySelector('main');
+  let box = document.getElementById('state-notice');
+  const write = notes.write.filter((n) => !dismissed.has(n.key));
+  if (!notes.load.length && !write.length) { box?.remove(); return; }
+  if (!box) {
+    box = document.createElement('div'); box.id = 'state-notice'; box.className = 'state-notice'; box.setAttribute('role', 'status');
+    main.prepend(box);
+  }
+  const part = (kind, intro, items) => {
+    const p = document.createElement('p'), ul = document.createElement('ul');
+    p.textContent = tr(intro); ul.dataset.kind = kind;
+    for (const it of items.slice(0, SHOWN)) {
+      const li = document.createElement('li'), code = document.createElement('code');
+      code.textContent = it.key; li.dataset.key = it.key;
+      li.append(code, it.value !== undefined ? ` = "${short(it.value)}"` : '', ` — ${tr(it.why)}`);
+      ul.append(li);
+    }
+    if (items.length > SHOWN) { const li = document.createElement('li'); li.textContent = tr(T.more(items.length - SHOWN)); ul.append(li); }
+    return [p, ul];
+  };
+  const close = document.createElement('button');
+  close.type = 'button'; close.className = 'close'; close.textContent = '×'; close.setAttribute('aria-label', tr(T.close));
+  close.addEventListener('click', () => { notes.load = []; for (const n of notes.write) dismissed.add(n.key); showNotice(); });
+  box.replaceChildren(close, ...(notes.load.length ? part('load', T.load, notes.load) : []), ...(write.length ? part('write', T.write, write) : []));
+}
+
+// ── writing ──
 export function writeUrl() {
-  const q = new URLSearchParams();
-  if (lang !== browserLang()) q.set('lang', lang);
+  const entries = [];
+  if (lang !== browserLang()) entries.push(['lang', lang]);
   for (const el of controls()) {
     const v = valueOf(el);
-    if (v !== defaults.get(el.id)) q.set(el.id, v);
+    if (v !== defaults.get(el.id)) entries.push([el.id, v]);
   }
-  for (const f of figures()) for (const [k, v] of Object.entries(figureState(f))) q.set(`${f.id}.${k}`, v);
-  const s = q.toString();
+  for (const f of figures()) for (const [k, v] of Object.entries(figureState(f))) entries.push([`${f.id}.${k}`, v]);
+  // Over the cap: leave out the longest values (as written, percent-encoded) until the rest fits.
+  const size = ([k, v]) => new URLSearchParams({ [k]: v }).toString().length + 1;
+  const left = [];
+  let total = entries.reduce((n, e) => n + size(e), 0);
+  while (total - 1 > MAX_QUERY) {
+    const i = entries.reduce((b, e, j) => (size(e) > size(entries[b]) ? j : b), 0);
+    total -= size(entries[i]);
+    const [[key, v]] = entries.splice(i, 1);
+    left.push({ key, why: T.chars([...v].length) });
+  }
+  for (const k of dismissed) if (!left.some((n) => n.key === k)) dismissed.delete(k);
+  const changed = JSON.stringify(left) !== JSON.stringify(notes.write);
+  notes.write = left;
+  if (changed) showNotice();
+  const s = new URLSearchParams(entries).toString();
   history.replaceState(null, '', s ? `?${s}${location.hash}` : `${location.pathname}${location.hash}`);
 }
 
 function browserLang() { return (navigator.languages?.[0] ?? navigator.language ?? 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en'; }
 
-/** Records defaults, applies the URL's values and language; then every input/change rewrites the URL. */
+// ── reading ──
+/** The rule value `v` breaks for control `el` ({en, zh}), or null when `el` accepts it as it is. */
+function refuses(el, v) {
+  if (el.type === 'checkbox') return v === '0' || v === '1' ? null : L('must be 0 or 1', '必须是 0 或 1');
+  if (el.tagName === 'SELECT') {
+    const vs = [...el.options].map((o) => o.value);
+    return vs.includes(v) ? null : L(`must be one of ${vs.join(', ')}`, `必须是 ${vs.join('、')} 之一`);
+  }
+  if (el.type === 'number' || el.type === 'range') {
+    el.value = v;      // the browser's own parsing: not a finite number → '', a range clamps; step and min/max in validity
+    if (v.trim() !== '' && el.value === v && el.validity.valid) return null;
+    const int = el.step !== 'any' && Number.isInteger(Number(el.step || 1)) && Number.isInteger(Number(el.min || 0));
+    const what = int ? L('an integer', '整数') : L('a number', '数');
+    const lo = el.min !== '' ? el.min : null, hi = el.max !== '' ? el.max : null;
+    if (lo !== null && hi !== null) return L(`must be ${what.en} from ${lo} to ${hi}`, `必须是 ${lo} 到 ${hi} 之间的${what.zh}`);
+    if (lo !== null) return L(`must be ${what.en} ≥ ${lo}`, `必须是 ≥ ${lo} 的${what.zh}`);
+    if (hi !== null) return L(`must be ${what.en} ≤ ${hi}`, `必须是 ≤ ${hi} 的${what.zh}`);
+    return L(`must be ${what.en}`, `必须是${what.zh}`);
+  }
+  if (el.maxLength >= 0 && [...v].length > el.maxLength) return L(`must be at most ${el.maxLength} characters`, `最多 ${el.maxLength} 个字符`);
+  return null;
+}
+
+/** Applies the URL's figure parameters to figure `f` ({param: value}); every one it refuses is removed and noted. */
+function applyFigure(f, params) {
+  const names = new Set(describeFigure(f.getAttribute('figure')).params.map((p) => p.name));
+  const applied = new Map();
+  for (const [name, v] of Object.entries(params)) {
+    if (names.has(name)) { f.setAttribute(name, v); applied.set(name, v); }
+    else notes.load.push({ key: `${f.id}.${name}`, value: v, why: T.noParam(f.getAttribute('figure')) });
+  }
+  const refuse = (e) => {
+    f.removeAttribute(e.attribute);
+    notes.load.push({ key: `${f.id}.${e.attribute}`, value: applied.get(e.attribute), why: e.text });
+    applied.delete(e.attribute);
+  };
+  // The figure's own rules: each parameter's, then the cross-checks (e.g. a head index below the number of heads).
+  for (;;) {
+    try { void f.params; break; } catch (e) { if (!applied.has(e.attribute)) break; refuse(e); }
+  }
+  // Rules that need the computation (e.g. a token index within the text): the first paint reports them.
+  if (applied.size) {
+    f.ready.catch((e) => {
+      if (!e?.text || !applied.has(e.attribute) || f.getAttribute(e.attribute) !== applied.get(e.attribute)) return;
+      refuse(e); showNotice(); writeUrl();
+    });
+  }
+}
+
+/** Records defaults, applies the URL's valid values and language (and lists the others); then every input/change rewrites the URL. */
 export function initState() {
   for (const el of controls()) defaults.set(el.id, valueOf(el));
   const q = new URLSearchParams(location.search);
-  for (const el of controls()) if (q.has(el.id)) setValue(el, q.get(el.id));
-  for (const [k, v] of q) { const dot = k.indexOf('.'); if (dot > 0) document.getElementById(k.slice(0, dot))?.setAttribute(k.slice(dot + 1), v); }
-  setLang(q.get('lang') ?? browserLang(), { write: false });
+  const byId = new Map(controls().map((el) => [el.id, el])), figs = new Map(figures().map((f) => [f.id, f])), perFigure = new Map();
+  let urlLang = null;
+  for (const [key, v] of q) {
+    const dot = key.indexOf('.'), f = dot > 0 ? figs.get(key.slice(0, dot)) : null;
+    if (key === 'lang') {
+      if (v === 'en' || v === 'zh') urlLang = v; else notes.load.push({ key, value: v, why: T.lang });
+    } else if (byId.has(key)) {
+      const el = byId.get(key), why = refuses(el, v);
+      if (why) { setValue(el, defaults.get(key)); notes.load.push({ key, value: v, why }); } else setValue(el, v);
+    } else if (f) {
+      if (!perFigure.has(f)) perFigure.set(f, {});
+      perFigure.get(f)[key.slice(dot + 1)] = v;
+    } else notes.load.push({ key, value: v, why: T.unknown });
+  }
+  for (const [f, params] of perFigure) applyFigure(f, params);
+  setLang(urlLang ?? browserLang(), { write: false });
   // Written shortly after the last change, not on every input event: each history.replaceState is a same-document
   // navigation (several ms of main-thread work in Chromium), which would delay the figure being repainted.
   let timer = 0;
@@ -77,4 +211,5 @@ export function initState() {
   document.querySelector('main').addEventListener('change', later);
   document.querySelector('main').addEventListener('figure-change', later);
   for (const b of document.querySelectorAll('[data-set-lang]')) b.addEventListener('click', () => setLang(b.dataset.setLang));
+  if (notes.load.length) writeUrl();     // the address drops what was ignored
 }

@@ -1,8 +1,10 @@
 // Bundles the pages (index.html, the figure gallery, embed.html for iframes) with KaTeX and the posenc package (dist/) into a static folder, build/site,
-// that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP).
+// that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP, which every page
+// carries in a <meta> of its own: csp.js).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { cspMeta } from './csp.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -23,7 +25,7 @@ export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
-  plugins: [includes],
+  plugins: [includes, cspMeta],
   resolve: { alias: { posenc: here('../../dist/index.js') } },
   worker: { format: 'es' },
   build: {

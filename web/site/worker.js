@@ -7,7 +7,9 @@ import init from 'posenc';
 import { tasks } from './tasks.js';
 import { errorText } from '../src/figures/messages.js';
 
-const pe = await init();
+// The handler is set at once and each task awaits the module: a handler set only after `await init()` missed the
+// requests the page sends while the wasm loads (a draw started by a link's figure state then never finished).
+const ready = init();
 const cancelled = new Set();
 
 function transferables(x, out = new Set()) {
@@ -32,7 +34,7 @@ self.onmessage = async ({ data }) => {
   };
   try {
     if (!(task in tasks)) throw new Error(`unknown task ${task}`);
-    const t0 = performance.now();
+    const pe = await ready, t0 = performance.now();
     const result = await tasks[task](pe, params, ctx);
     self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
   } catch (e) {
@@ -42,4 +44,4 @@ self.onmessage = async ({ data }) => {
     cancelled.delete(id);
   }
 };
-self.postMessage({ ready: true, simd: pe.buildInfo().simd });
+self.postMessage({ ready: true, simd: (await ready).buildInfo().simd });

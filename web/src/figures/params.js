@@ -24,9 +24,15 @@ function ruleOf(spec) {
   }
 }
 
+/** A value as messages show it: itself when short, else its first 40 characters and its length (a pasted text can be 50 KB). */
+function shown(raw) {
+  const s = String(raw), c = [...s];
+  return c.length <= 60 ? L(`"${s}"`, `"${s}"`) : L(`"${c.slice(0, 40).join('')}…", ${c.length} characters`, `"${c.slice(0, 40).join('')}…"，共 ${c.length} 个字符`);
+}
+
 export function badValue(name, spec, raw) {
-  const r = ruleOf(spec);
-  return new FigureError(L(`Attribute "${name}" must be ${r.en} (got "${raw}").`, `属性 "${name}" 必须是 ${r.zh}（收到 "${raw}"）。`), name);
+  const r = ruleOf(spec), got = shown(raw);
+  return new FigureError(L(`Attribute "${name}" must be ${r.en} (got ${got.en}).`, `属性 "${name}" 必须是 ${r.zh}（收到 ${got.zh}）。`), name);
 }
 
 /** Parses one attribute string; throws FigureError. */

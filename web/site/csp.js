@@ -1,0 +1,21 @@
+// The site's Content-Security-Policy, stated once for the two places that send it: a <meta http-equiv> in the <head>
+// of every built page (so the policy holds on any static host, which adds no header of its own) and the header of
+// scripts/serve.mjs. Directives:
+//   default-src 'self'          everything (styles, fonts, the .wasm fetch, images) from the site's own origin only;
+//   script-src 'self' 'wasm-unsafe-eval'   the page's own module files: no inline script, no eval, no other origin;
+//                               WebAssembly may compile (the live numbers run the package on the main thread);
+//   worker-src 'self' blob:     the compute workers; blob: for the figures' fallback (a blob: module that imports the
+//                               worker when the worker file is on another origin, e.g. a CDN);
+//   style-src 'self'            no 'unsafe-inline': KaTeX sets its inline sizes through the CSSOM (el.style.x = …) and
+//                               the figures adopt constructable stylesheets, neither of which CSP restricts;
+//   object-src 'none'; base-uri 'none'; form-action 'none'   no plugins, no <base> rewriting, no form submission.
+// (frame-ancestors cannot be set from a <meta>: a host that wants it sends it as a header.)
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; "
+  + "object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/** Vite plugin: the policy as the first element of every built page's <head> (before any script or stylesheet). */
+export const cspMeta = {
+  name: 'posenc-csp-meta',
+  apply: 'build',          // the dev server injects inline code of its own (hot reload); the built site has none
+  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' }],
+};
