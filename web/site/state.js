@@ -113,7 +113,8 @@ export function writeUrl() {
     const v = valueOf(el);
     if (v !== defaults.get(el.id)) entries.push([el.id, v]);
   }
-  for (const f of figures()) for (const [k, v] of Object.entries(figureState(f))) entries.push([`${f.id}.${k}`, v]);
+  // a figure with data-nourl keeps its state out of the address (the page stores it some shorter way)
+  for (const f of figures()) if (!('nourl' in f.dataset)) for (const [k, v] of Object.entries(figureState(f))) entries.push([`${f.id}.${k}`, v]);
   // Over the cap: leave out the longest values (as written, percent-encoded) until the rest fits.
   const size = ([k, v]) => new URLSearchParams({ [k]: v }).toString().length + 1;
   const left = [];
