@@ -160,6 +160,23 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   await page.locator('#config-mrope').screenshot({ path: new URL('config-reader-mrope-en.png', shots).pathname });
 });
 
+test('the address keeps the gallery choice (not the config text); a link with it shows that model', async () => {
+  await page.click('#config-gallery button[data-model="exaone-4.0-32b"]');
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('config-pick') === 'exaone-4.0-32b');
+  assert.ok(!/config-[a-z]+\.config=/.test(await page.evaluate(() => location.search)), 'no config text in the address');
+  assert.equal(await page.$('#state-notice'), null, 'no "too long for the address" notice');
+  const p = await ctx.open('/?config-pick=exaone-4.0-32b#config-reader');
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  assert.equal(await p.$eval('#config-wavelengths', (el) => el.getAttribute('config')), fixture('EXAONE-4.0-32B.json'));
+  assert.equal(await follows('config-schedule', fixture('EXAONE-4.0-32B.json'), p), 'ok');
+  assert.match(await readoutText('config-schedule', 'type-full_attention', p), /^16 layers, no RoPE/);
+  // a pasted config that is not in the gallery clears the choice from the address
+  await paste('{"head_dim": 64, "rope_theta": 10000}');
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('config-pick'));
+  await p.context().close();
+});
+
 test('phone width and Chinese: the reader fits, screenshots', async () => {
   for (const [lang, vp] of [['en', { width: 1100, height: 1400 }], ['zh', { width: 1100, height: 1400 }], ['en', { width: 390, height: 844 }], ['zh', { width: 390, height: 844 }]]) {
     const p = await ctx.open(`/?lang=${lang}#config-reader`, vp);

@@ -2,7 +2,8 @@
 // every config figure. The first figure (config-wavelengths) holds the config and the paste box; when it changes and
 // reads without error, the other figures get the same config; when it is an error, that figure shows it (key path and
 // rule, en + zh) and the others are hidden, so no stale result stays on screen. The line above the figures names the
-// model and states the values pe.ropeFromConfig read from its file.
+// model and states the values pe.ropeFromConfig read from its file. The page address keeps the gallery choice
+// (<select id="config-pick">), not the configs: the figures carry data-nourl.
 import init from 'posenc';
 import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
@@ -11,14 +12,14 @@ import './config-reader.css';
 
 const $ = (id) => document.getElementById(id);
 const primary = $('config-wavelengths'), results = $('config-results'), gallery = $('config-gallery'), line = $('config-model');
-const followers = ['config-schedule', 'config-decay', 'config-scale'].map($), mrope = $('config-mrope');
+const followers = ['config-schedule', 'config-decay', 'config-scale'].map($), mrope = $('config-mrope'), pick = $('config-pick');
 const DEFAULT = describeFigure('config-wavelengths').params.find((p) => p.name === 'config').default;
 let pe = null;
 
 const buttons = GALLERY.map((m) => {
   const b = document.createElement('button');
   b.type = 'button'; b.textContent = m.name; b.dataset.model = m.id; b.setAttribute('aria-pressed', 'false');
-  b.addEventListener('click', () => primary.setAttribute('config', m.text));   // → figure-change → sync
+  b.addEventListener('click', () => primary.setAttribute('config', m.text));   // → figure-change → sync → describe
   return b;
 });
 gallery.replaceChildren(...buttons);
@@ -52,6 +53,7 @@ function facts(r) {
 function describe() {
   const c = primary.getAttribute('config'), m = GALLERY.find((g) => g.text === c);
   for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.model === m?.id));
+  if (pick.value !== (m?.id ?? '')) { pick.value = m?.id ?? ''; pick.dispatchEvent(new Event('change', { bubbles: true })); }   // → the address
   const name = m ? { en: `${m.name} (${m.source}, its config.json):`, zh: `${m.name}（${m.source} 的 config.json）：` }
     : c == null || c === DEFAULT ? { en: 'Llama 4 Scout (its position keys):', zh: 'Llama 4 Scout（它的位置参数）：' } : { en: 'Your config.json:', zh: '你的 config.json：' };
   let said = null;
@@ -85,4 +87,7 @@ async function sync() {
 primary.addEventListener('figure-change', sync);
 onLang(describe);
 const peReady = init().then((p) => { pe = p; describe(); return p; });
-if (primary.hasAttribute('config')) sync(); else describe();
+// a link with a gallery choice (config-pick, restored by state.js) shows that model
+const linked = GALLERY.find((g) => g.id === pick.value);
+if (linked && !primary.hasAttribute('config')) primary.setAttribute('config', linked.text);
+else if (primary.hasAttribute('config')) sync(); else describe();
