@@ -113,6 +113,11 @@ test('vision 2-D axial RoPE from the config: Pixtral (odd frequencies on w) and 
       assert.ok(Math.abs(cos[p * 32 + i] - Math.cos(a)) <= 2 ** -23 && Math.abs(sin[p * 32 + i] - Math.sin(a)) <= 2 ** -23, `p=${p} i=${i}`);
     }
   }
+  // v5 (Devstral 2, Mistral 3): the vision base inside vision_config.rope_parameters
+  const v5 = { model_type: 'mistral3', text_config: { model_type: 'ministral3', head_dim: 128, hidden_size: 5120, num_attention_heads: 32, rope_parameters: { rope_type: 'default', rope_theta: 1e6 } },
+    vision_config: { model_type: 'pixtral', head_dim: 64, image_size: 1540, patch_size: 14, rope_parameters: { rope_theta: 20000.0, rope_type: 'default' } } };
+  assert.deepEqual(pe.ropeFromConfig(v5).vision_rope, { variant: 'pixtral', rotary_dim: 64, rope_theta: 20000, max_patches_per_side: 110 });
+  bad({ ...v5, vision_config: { ...v5.vision_config, rope_parameters: { rope_theta: 'x' } } }, /^vision_config\.rope_parameters\.rope_theta: must be a finite number/);
   assert.deepEqual(pe.ropeFromConfig({ ...QWEN25_VL, vision_config: { ...QWEN25_VL.vision_config, hidden_size: 1280, num_heads: 16 } }).vision_rope,
     { variant: 'qwen2_vl', rotary_dim: 80, rope_theta: 10000, max_patches_per_side: null });
 });

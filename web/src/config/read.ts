@@ -269,8 +269,11 @@ function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
   if (vc.model_type === 'pixtral') {
     const side = vc.image_size != null && vc.patch_size != null
       ? Math.floor(posInt('vision_config.image_size', vc.image_size) / posInt('vision_config.patch_size', vc.patch_size)) : null;
+    // v5 writes the base inside rope_parameters (Mistral 3 / Devstral 2), older configs at the top of vision_config
+    const vp = isObj(vc.rope_parameters) ? vc.rope_parameters : {};
+    const thetaKey = vp.rope_theta != null ? 'vision_config.rope_parameters.rope_theta' : 'vision_config.rope_theta';
     r = { variant: 'pixtral', rotary_dim: posInt('vision_config.head_dim', vc.head_dim),
-      rope_theta: opt(vc.rope_theta, (v) => finite('vision_config.rope_theta', v)) ?? 10000, max_patches_per_side: side };
+      rope_theta: opt(vp.rope_theta ?? vc.rope_theta, (v) => finite(thetaKey, v)) ?? 10000, max_patches_per_side: side };
   } else if (/^qwen(2|2_5|3)_vl/.test(mt)) {
     // HF Qwen2VisionTransformer: VisionRotaryEmbedding(head_dim // 2) with theta 10000 on (row, column)
     const wk = vc.embed_dim != null ? 'embed_dim' : 'hidden_size';
