@@ -47,6 +47,8 @@ async function expectError(re) {
 test('every gallery model renders in every config figure, with the numbers the package reads from its file', async () => {
   const models = await page.$$eval('#config-gallery button', (bs) => bs.map((b) => [b.dataset.model, b.textContent]));
   assert.ok(models.length >= 8, `${models.length} models`);
+  // the address's gallery choice (a <select> written in the HTML, so a link is validated before the script runs) lists the same models
+  assert.deepEqual(await page.$$eval('#config-pick option', (os) => os.map((o) => o.value)), ['', ...models.map(([id]) => id)]);
   for (const [id, name] of models) {
     await page.click(`#config-gallery button[data-model="${id}"]`);
     assert.equal(await ready('config-wavelengths'), 'ok', name);

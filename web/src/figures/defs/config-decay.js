@@ -25,7 +25,7 @@ export default {
       const ones = new Float32Array(t.rotary_dim).fill(1);
       const v = pe.ropeInnerProductSweep({ q: ones, k: ones, head_dim: t.rotary_dim, inv_freq: inv, count: n });
       const s = scale / t.rotary_dim, y = Float32Array.from(v, (x) => x * s), env = pe.envelope(y, Math.min(WIDTH, n));
-      curves.push({ ...label, min: env.min, max: env.max, first: y[0], last: y[n - 1] });
+      curves.push({ ...label, min: env.min, max: env.max, last: y[n - 1] });
       await ctx.checkpoint();
     };
     const types = ropeTypes(r);
