@@ -173,9 +173,10 @@ test('the address keeps the gallery choice (not the config text); a link with it
   assert.equal(await p.$eval('#config-wavelengths', (el) => el.getAttribute('config')), fixture('EXAONE-4.0-32B.json'));
   assert.equal(await follows('config-schedule', fixture('EXAONE-4.0-32B.json'), p), 'ok');
   assert.match(await readoutText('config-schedule', 'type-full_attention', p), /^16 layers, no RoPE/);
-  // a pasted config that is not in the gallery clears the choice from the address
+  // a pasted config that is not in the gallery clears the choice; the address holds the pasted text instead
   await paste('{"head_dim": 64, "rope_theta": 10000}');
-  await page.waitForFunction(() => !new URLSearchParams(location.search).has('config-pick'));
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('config-pick') &&
+    new URLSearchParams(location.search).get('config-wavelengths.config') === '{"head_dim": 64, "rope_theta": 10000}');
   await p.context().close();
 });
 

@@ -2,8 +2,9 @@
 // every config figure. The first figure (config-wavelengths) holds the config and the paste box; when it changes and
 // reads without error, the other figures get the same config; when it is an error, that figure shows it (key path and
 // rule, en + zh) and the others are hidden, so no stale result stays on screen. The line above the figures names the
-// model and states the values pe.ropeFromConfig read from its file. The page address keeps the gallery choice
-// (<select id="config-pick">), not the configs: the figures carry data-nourl.
+// model and states the values pe.ropeFromConfig read from its file. The page address keeps a gallery choice as its id
+// (<select id="config-pick">) and a pasted config as the first figure's parameter; the other figures follow the first
+// one and carry data-nourl.
 import init from 'posenc';
 import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
@@ -53,7 +54,9 @@ function facts(r) {
 function describe() {
   const c = primary.getAttribute('config'), m = GALLERY.find((g) => g.text === c);
   for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.model === m?.id));
-  if (pick.value !== (m?.id ?? '')) { pick.value = m?.id ?? ''; pick.dispatchEvent(new Event('change', { bubbles: true })); }   // → the address
+  // the address: a gallery file by its id (config-pick), a pasted config as the figure's own parameter (state.js bounds it)
+  if (m) primary.dataset.nourl = ''; else delete primary.dataset.nourl;
+  if (pick.value !== (m?.id ?? '')) { pick.value = m?.id ?? ''; pick.dispatchEvent(new Event('change', { bubbles: true })); }
   const name = m ? { en: `${m.name} (${m.source}, its config.json):`, zh: `${m.name}（${m.source} 的 config.json）：` }
     : c == null || c === DEFAULT ? { en: 'Llama 4 Scout (its position keys):', zh: 'Llama 4 Scout（它的位置参数）：' } : { en: 'Your config.json:', zh: '你的 config.json：' };
   let said = null;

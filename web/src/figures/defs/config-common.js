@@ -8,7 +8,7 @@ export const LLAMA4 = '{"model_type": "llama4_text", "num_hidden_layers": 48, "h
 /** Qwen2.5-VL 7B's position keys and the token ids get_rope_index reads. */
 export const QWEN25VL = '{"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "max_position_embeddings": 128000, "image_token_id": 151655, "video_token_id": 151656, "vision_start_token_id": 151652, "vision_end_token_id": 151653, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}';
 
-export const configParam = (def) => ({ type: 'string', default: def, maxLength: 100000, multiline: true, label: L('config.json', 'config.json') });
+export const configParam = (def) => ({ type: 'string', default: def, maxLength: 20000, multiline: true, label: L('config.json', 'config.json') });
 
 // Rules of the config reader's PosencErrors → Chinese ($1… kept as written); the path before ": " is kept as is.
 const RULES = [
