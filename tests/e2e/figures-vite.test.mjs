@@ -40,7 +40,7 @@ test('a Vite app that imports posenc/figures builds without warnings and renders
       const r = await page.locator('posenc-figure').evaluate((el) => el.ready.then(() => [el.engine, Number(el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)], (e) => e.message));
       const pe = await init();
       assert.deepEqual(r, ['worker', pe.alibiSlopes(6)[0]]);
-      assert.equal(await page.$eval('body', (b) => b.dataset.figures), '20');
+      assert.equal(await page.$eval('body', (b) => b.dataset.figures), '24');
       assert.deepEqual(errors, []);
     } finally { await browser.close(); server.close(); }
   } finally { rmSync(app, { recursive: true, force: true }); }
