@@ -92,7 +92,7 @@ function showNotice() {
     p.textContent = tr(intro); ul.dataset.kind = kind;
     for (const it of items.slice(0, SHOWN)) {
       const li = document.createElement('li'), code = document.createElement('code');
-      code.textContent = it.key; li.dataset.key = it.key;
+      code.textContent = short(it.key); li.dataset.key = it.key;
       li.append(code, it.value !== undefined ? ` = "${short(it.value)}"` : '', ` — ${tr(it.why)}`);
       ul.append(li);
     }
