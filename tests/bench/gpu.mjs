@@ -47,6 +47,8 @@ const workloads = [
   { name: `sweep × ${BASES} bases`, method: 'ropeInnerProductSweep', calibrated: 'sweep', sizes: [2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20],
     options: (n) => Array.from({ length: BASES }, (_, b) => ({ q: 'ones', k: 'ones', head_dim: 128, rope_theta: 500 * 1.2 ** b, count: n })),
     work: (n) => n * 64 * BASES },
+  { name: 'bound', method: 'ropeDecayBound', sizes: [2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20],
+    options: (n) => ({ rotary_dim: 128, count: n }), work: (n) => n * 64 },
   { name: 'tables', method: 'ropeTables', sizes: [2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20],
     options: (n) => ({ rotary_dim: 128, positions: n }), work: (n) => n * 64 },
   { name: 'sinusoidal', method: 'sinusoidal', sizes: [2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20],

@@ -126,8 +126,10 @@ test('the site\'s long decay sweep runs through pe.gpu and its figure says which
   try {
     await page.$eval('#rope-decay', (el) => el.scrollIntoView());
     await page.waitForFunction(() => document.querySelector('#rope-decay')?.shadowRoot?.querySelector('.status')?.dataset.state === 'done', null, { timeout: 60000 });
-    const status = await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').textContent);
-    assert.match(status, /distances × \d+ curve\(s\) in \d+ ms · wasm$/);
+    const [status, badge] = await page.$eval('#rope-decay', (el) => [el.shadowRoot.querySelector('.status').textContent,
+      el.shadowRoot.querySelector('.backend').textContent]);
+    assert.match(status, /distances × \d+ curve\(s\) in \d+ ms$/);
+    assert.equal(badge, 'computed by wasm');
     // only this figure's errors: other sections' page errors are the site tests' business
     assert.deepEqual(errors.filter((e) => /gpu|decay|sweep/i.test(e)), []);
   } finally {

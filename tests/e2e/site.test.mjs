@@ -421,7 +421,7 @@ test('embed.html: a bad parameter is reported inside the figure; the gallery lis
   assert.equal(await g.$$eval('.snippet-script', (els) => els.length), figureNames.length);
   assert.equal(await ready('rope-decay', g), 'ok');
   assert.equal(await ready('explorer', g), 'ok');
-  assert.equal(await g.$eval('#rope-decay ~ table.params', (el) => el.rows.length - 1), 7, 'rope-decay: 7 parameters described');
+  assert.equal(await g.$eval('#rope-decay ~ table.params', (el) => el.rows.length - 1), 8, 'rope-decay: 8 parameters described (backend included)');
   await g.locator('#alibi').scrollIntoViewIfNeeded();
   await g.screenshot({ path: shotPath('gallery') });
   await g.close();

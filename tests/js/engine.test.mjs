@@ -107,6 +107,29 @@ for (const [name, pe] of builds) {
     }
   });
 
+  test(`${name}: attention engine — qk_layout 'bhsd' / 'bshd' (batch 1) agree with [seq, heads, d] by permutation`, () => {
+    const seq = 5, heads = 3, d = 8;
+    const [q, k, v] = [11, 12, 13].map((s) => randomVec(seq * heads * d, s));
+    /** [a, b, d] → [b, a, d], written out independently of the package. */
+    const swap = (x, a, b) => {
+      const y = new Float32Array(x.length);
+      for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) for (let c = 0; c < d; c++) y[(j * a + i) * d + c] = x[(i * b + j) * d + c];
+      return y;
+    };
+    const scheme = { type: 'rope' };
+    const ref = pe.attention({ scheme, q, k, v, seq, heads, head_dim: d, causal: true });
+    const hsd = pe.attention({ scheme, q: swap(q, seq, heads), k: swap(k, seq, heads), v: swap(v, seq, heads), seq, heads, head_dim: d,
+      causal: true, batch: 1, qk_layout: 'bhsd' });
+    assert.deepEqual(hsd.scores, ref.scores);
+    assert.deepEqual(hsd.probs, ref.probs);
+    assert.deepEqual(hsd.output, swap(ref.output, seq, heads));
+    const bshd = pe.attention({ scheme, q, k, v, seq, heads, head_dim: d, causal: true, qk_layout: 'bshd' });
+    assert.deepEqual(bshd.output, ref.output);
+    throwsNamed(assert, () => pe.attention({ scheme, q, k, v, seq, heads, head_dim: d, batch: 2, qk_layout: 'bshd' }), 'batch: the attention engine takes one sequence');
+    throwsNamed(assert, () => pe.attention({ scheme, q: q.subarray(1), k, v, seq, heads, head_dim: d, qk_layout: 'bhsd' }), 'q: length must equal');
+    throwsNamed(assert, () => pe.attention({ scheme, q, k, v, seq, heads, head_dim: d, qk_layout: 'hsd' }), "qk_layout: must be one of");
+  });
+
   test(`${name}: attention engine — term decomposition per scheme, from text, causal`, () => {
     const expect = {
       none: ['content_content'], sinusoidal: ['content_content', 'content_position', 'position_content', 'position_position'],

@@ -88,6 +88,40 @@ test('sweep on random parameters (random/given q, k, layouts, partial rotary, sc
   }
 });
 
+test('Su\'s bound curve at 2^20 distances (d = 128, 512; a scaled inv_freq): within 1e-5·(d/2) of float64, as the wasm method', { skip }, async () => {
+  const yarn = pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 64, factor: 8, rope_theta: 500000, original_max_position_embeddings: 4096 }).inv_freq;
+  for (const o of [{ rotary_dim: 128 }, { rotary_dim: 512, rope_theta: 500000 }, { inv_freq: yarn }]) {
+    const r = await g.ropeDecayBound({ ...o, count: 2 ** 20 });
+    assert.equal(r.backend, 'webgpu');
+    const inv = o.inv_freq ?? pe.ropeInvFreq(o), half = inv.length;
+    let worst = 0;
+    for (let t = 0; t < 2 ** 20; t += 1999) {
+      let sr = 0, si = 0, acc = 0;
+      for (let i = 0; i < half; i++) { sr += Math.cos(t * inv[i]); si += Math.sin(t * inv[i]); acc += Math.hypot(sr, si); }
+      worst = Math.max(worst, Math.abs(r.values[t] - acc / half));
+    }
+    assert.equal(r.values[0], (half + 1) / 2, 'r = 0: (1/(d/2))·Σ_j j');
+    assert.ok(worst <= 1e-5 * half, `d/2 = ${half}: max error ${worst}`);
+    console.log(`# bound 2^20 distances, d/2 = ${half}: max |GPU − float64| = ${worst.toExponential(2)}`);
+  }
+});
+
+test('per-call backend: \'wasm\' never uses the GPU (a sweep stepped in 2^15 distances, identical to one wasm call), \'webgpu\' always; a bad value is a PosencError', { skip }, async () => {
+  const ga = (await init({ gpu: 'auto', webgpu: gpu })).gpu;
+  const o = { q: 'random', k: 'random', seed: 5, head_dim: 64, k_start: 12345, q_position: 7, count: 100000 };
+  const seen = [];
+  const w = await ga.ropeInnerProductSweep({ ...o, backend: 'wasm', progress: (f) => seen.push(f) });
+  assert.equal(w.backend, 'wasm');
+  assert.deepEqual(w.values, pe.ropeInnerProductSweep(o));
+  assert.deepEqual(seen, [32768 / 100000, 65536 / 100000, 98304 / 100000, 1]);
+  const small = await ga.ropeDecayBound({ rotary_dim: 8, count: 3, backend: 'webgpu' });
+  assert.equal(small.backend, 'webgpu');
+  assert.ok(maxDiff(small.values, pe.ropeDecayBound({ rotary_dim: 8, count: 3 })) <= 1e-5 * 4);
+  await assert.rejects(ga.sinusoidal({ positions: 4, d: 4, backend: 'gpu' }), (e) => e instanceof PosencError && e.message === "backend: must be one of 'auto', 'webgpu', 'wasm' (got 'gpu' (a string))");
+  const ac = new AbortController();
+  await assert.rejects(ga.ropeInnerProductSweep({ ...o, backend: 'wasm', signal: ac.signal, progress: () => ac.abort() }), { name: 'AbortError' });
+});
+
 test('RoPE tables at 2^20 positions and on random parameters: within 1e-6 of float64', { skip }, async () => {
   const r = await g.ropeTables({ rotary_dim: 8, positions: 2 ** 20, rope_theta: 10000 });
   assert.equal(r.backend, 'webgpu');
@@ -248,7 +282,16 @@ test('Node without WebGPU, gpu: off, webgpu: null compute with wasm (identical r
     assert.equal(r.backend, 'wasm');
     assert.equal(r.notice, undefined);
     assert.deepEqual(r.values, pe.ropeTables(o));
+    // a call that asks for WebGPU without a device: wasm, and a notice (once)
+    const f = await gw.ropeTables({ ...o, backend: 'webgpu' }), f2 = await gw.ropeTables({ ...o, backend: 'webgpu' });
+    assert.equal(f.backend, 'wasm');
+    assert.match(f.notice, /no adapter\/device/);
+    assert.equal(f2.notice, undefined);
+    assert.deepEqual(f.values, r.values);
   }
+  const b = await pe.gpu.ropeDecayBound({ rotary_dim: 64, rope_theta: 500000, count: 1000 });
+  assert.deepEqual(b, { values: pe.ropeDecayBound({ rotary_dim: 64, rope_theta: 500000, count: 1000 }), backend: 'wasm' });
+  await assert.rejects(pe.gpu.ropeDecayBound({ rotary_dim: 7, count: 10 }), (e) => e instanceof PosencError && /rotary_dim/.test(e.message));
   await assert.rejects(init({ gpu: 'require', webgpu: null }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
   await assert.rejects(init({ gpu: 'on' }), (e) => e instanceof PosencError && e.message.startsWith('gpu:'));
 });

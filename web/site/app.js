@@ -5,6 +5,7 @@ import 'katex/dist/katex.min.css';
 import './style.css';
 import '../src/figures/index.js';
 import { fmt } from '../src/figures/blocks/format.js';
+import { errorText } from '../src/figures/messages.js';
 import { addEmbedBars } from './embed-bar.js';
 import './live.js';
 import { ready, latest } from './compute.js';
@@ -46,7 +47,7 @@ export const ui = {
     const anchor = $(anchorId);
     let box = anchor.nextElementSibling?.classList.contains('error') ? anchor.nextElementSibling : null;
     if (!box) { if (!e) return; box = document.createElement('p'); box.className = 'error'; box.setAttribute('role', 'alert'); anchor.after(box); }
-    box.textContent = e ? (e.message || String(e)) : '';
+    box.textContent = e ? tr(e.text ?? errorText(e)) : '';
     box.hidden = !e;
   },
 };

@@ -16,7 +16,7 @@ worker.onmessage = ({ data }) => {
   if ('progress' in data) { p.onProgress?.(data.progress); return; }
   pending.delete(data.id);
   if (data.cancelled) p.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
-  else if ('error' in data) p.reject(new Error(data.error));
+  else if ('error' in data) p.reject(Object.assign(new Error(data.error.en), { text: data.error }));
   else { stats.last = { task: p.task, workerMs: data.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(data.result); }
 };
 worker.onerror = (e) => { console.error('worker error', e.message); };

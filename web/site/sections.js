@@ -42,21 +42,39 @@ export const sections = [
         const bytes = f ? await f.arrayBuffer() : null;
         this.file = f ? { fileName: f.name } : null;
         ui.$('s2l-name').replaceChildren(new Option('—', ''));
+        ui.$('s2l-from').value = '0';
         await compute('s2Load', { bytes, fileName: f?.name }, { transfer: bytes ? [bytes] : [] }); // moved, not copied
         draw();
       });
     },
     async draw(run, ui) {
       const file = this.file;
-      const r = await run('s2Learned', { name: ui.val('s2l-name'), pos: ui.num('s2l-pos'), clamp: ui.chk('s2l-clamp') });
+      let r;
+      try {
+        r = await run('s2Learned', { name: ui.val('s2l-name'), pos: ui.num('s2l-pos'), clamp: ui.chk('s2l-clamp'), from: ui.num('s2l-from') });
+      } catch (e) {
+        // A file that cannot be read (or a bad first row): nothing of the previous table stays on display.
+        ui.$('s2l-info').textContent = file ? `${file.fileName}: —` : '—';
+        delete ui.$('s2l-info').dataset.rows;
+        ui.$('s2l-sim').hidden = true;
+        const o = ui.$('s2l-lookup'); o.textContent = '—'; delete o.dataset.value; delete o.dataset.error;
+        throw e;
+      }
       if (!r) return;
+      ui.$('s2l-sim').hidden = false;
+      ui.$('s2l-from').max = String(r.rows - 1);
       if (r.names.length && ui.$('s2l-name').options.length !== r.names.length) ui.$('s2l-name').replaceChildren(...r.names.map((x) => new Option(x, x, false, x === r.name)));
       const what = file ? `${file.fileName}${r.name ? ` · ${r.name}` : ''}` : ui.tr(L('stand-in (sinusoidal table) — load a file', '占位（正弦表）——请载入文件'));
       ui.$('s2l-info').textContent = `${what}: ${r.rows} × ${r.cols}`;
       ui.$('s2l-info').dataset.rows = String(r.rows);
-      ui.heat('s2l-sim', r.sim, r.show, r.show, { caption: L(`cosine similarity of rows 0…${r.show - 1}`, `第 0…${r.show - 1} 行的余弦相似度`), vmin: -1, vmax: 1 });
+      const last = r.from + r.show - 1, more = r.rows > r.show;
+      const rowLabels = range(r.show, (i) => String(r.from + i));
+      ui.heat('s2l-sim', r.sim, r.show, r.show, { rowLabels, colLabels: rowLabels, vmin: -1, vmax: 1,
+        caption: L(`cosine similarity of rows ${r.from}…${last}${more ? ` of 0…${r.rows - 1} (change “Similarity from row” for others)` : ''}`,
+          `第 ${r.from}…${last} 行的余弦相似度${more ? `（共 0…${r.rows - 1} 行；改“相似度起始行”查看其余行）` : ''}`) });
+      ui.$('s2l-sim').dataset.from = String(r.from);
       const o = ui.$('s2l-lookup');
-      if (r.error) { o.textContent = r.error; o.dataset.error = 'true'; delete o.dataset.value; }
+      if (r.error) { o.textContent = ui.tr(r.error); o.dataset.error = 'true'; delete o.dataset.value; }
       else {
         delete o.dataset.error;
         o.textContent = `[${Array.from(r.lookup, (v) => ui.fmt(v, 4)).join(', ')}, …]` + (r.sameAsLast ? ui.tr(L(' = the last row', ' = 最后一行')) : '');

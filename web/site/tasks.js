@@ -4,6 +4,8 @@
 // Every number comes from the wasm module; the only JavaScript arithmetic here is bookkeeping
 // (copying rows, max |a − b| of two results, a norm for display).
 import { randomRows, maxAbsDiff } from '../src/figures/defs/util.js';
+import { errorText } from '../src/figures/messages.js';
+import { PosencError } from 'posenc';
 
 const dot = (pe, a, b) => {
   // ⟨a, b⟩ through the wasm dot-product kernel (tableSimilarity of the 2-row table [a; b]).
@@ -28,7 +30,7 @@ export const tasks = {
     this._table = null;
     return { size: bytes ? bytes.byteLength : 0 };
   },
-  s2Learned(pe, { name, pos, clamp }) {
+  s2Learned(pe, { name, pos, clamp, from }) {
     const { bytes, fileName } = this._file ?? {};
     let table, info, names = [];
     if (this._table && this._table.name === (name || this._table.name) && bytes) ({ table, names, name } = this._table);
@@ -46,17 +48,21 @@ export const tasks = {
       name = pick;
     }
     if (bytes) this._table = { table, names, name: name || '' };
-    const show = Math.min(table.rows, 512);
-    const sub = { rows: show, cols: table.cols, data: table.data.subarray(0, show * table.cols) };
+    // One page of at most 512 rows, from row `from` (the page's "first row" control steps through the table).
+    if (!(Number.isInteger(from) && from >= 0 && from < table.rows)) {
+      throw new PosencError(`from: must be an integer in [0, ${table.rows - 1}] (got ${from})`);
+    }
+    const show = Math.min(table.rows - from, 512);
+    const sub = { rows: show, cols: table.cols, data: table.data.subarray(from * table.cols, (from + show) * table.cols) };
     const sim = pe.tableSimilarity(sub, { metric: 'cosine' });
     let lookup, error = null;
-    try { lookup = pe.tableLookup(table, { positions: [pos], clamp }); } catch (e) { error = e.message; }
+    try { lookup = pe.tableLookup(table, { positions: [pos], clamp }); } catch (e) { error = errorText(e); }
     let sameAsLast = null;
     if (lookup) {
       const last = table.data.subarray((table.rows - 1) * table.cols, table.rows * table.cols);
       sameAsLast = maxAbsDiff(lookup, last) === 0;
     }
-    return { rows: table.rows, cols: table.cols, show, sim, info, names, name, lookup: lookup ? lookup.slice(0, 6) : null, error, sameAsLast };
+    return { rows: table.rows, cols: table.cols, from, show, sim, info, names, name, lookup: lookup ? lookup.slice(0, 6) : null, error, sameAsLast };
   },
 
   // ── 3 ──

@@ -8,17 +8,17 @@ import { cspMeta } from './csp.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
-// Build-time includes: `<!-- include sections/NAME.html -->` in index.html is replaced by that file's text
-// (each section's prose lives in its own file). A missing file fails the build (readFileSync throws).
+// Build-time includes: `<!-- include sections/NAME.html -->` is replaced by that file's text, recursively
+// (index.html includes one file per section, sections/sN.html; a section file may include parts of its own).
+// A missing file fails the build (readFileSync throws); so does an include cycle.
+const expand = (html, seen = []) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g, (_, file) => {
+  if (!/^sections\/[\w-]+\.html$/.test(file)) throw new Error(`include: '${file}' is not sections/NAME.html`);
+  if (seen.includes(file)) throw new Error(`include: cycle ${[...seen, file].join(' -> ')}`);
+  return expand(readFileSync(here(file), 'utf8'), [...seen, file]);
+});
 const includes = {
   name: 'posenc-section-includes',
-  transformIndexHtml: {
-    order: 'pre',
-    handler: (html) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g, (_, file) => {
-      if (!/^sections\/[\w-]+\.html$/.test(file)) throw new Error(`include: '${file}' is not sections/NAME.html`);
-      return readFileSync(here(file), 'utf8');
-    }),
-  },
+  transformIndexHtml: { order: 'pre', handler: (html) => expand(html) },
 };
 
 export default defineConfig({

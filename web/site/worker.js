@@ -5,6 +5,7 @@
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { tasks } from './tasks.js';
+import { errorText } from '../src/figures/messages.js';
 
 // The handler is set at once and each task awaits the module: a handler set only after `await init()` missed the
 // requests the page sends while the wasm loads (a draw started by a link's figure state then never finished).
@@ -38,7 +39,7 @@ self.onmessage = async ({ data }) => {
     self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
   } catch (e) {
     if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
-    else self.postMessage({ id, error: e && e.message ? e.message : String(e) });
+    else self.postMessage({ id, error: errorText(e) });   // {en, zh}: never a raw exception text on the page
   } finally {
     cancelled.delete(id);
   }

@@ -5,10 +5,10 @@ import type { RopeScalingParams } from './rope_config.js';
 import { rawScaling } from './rope_config.js';
 import { Core } from './core.js';
 import { PosencError, check, seedOf, show } from './validate.js';
-import { any, array, bool, f32, int, int32, num, oneOf, optional, parse, str, value } from './options.js';
+import { MAX_ELEMENTS, any, array, bool, f32, int, int32, num, numbers, oneOf, optional, parse, str, value } from './options.js';
 import type { Schema, Spec } from './options.js';
 import { ROPE_LAYOUTS } from './rope.js';
-import type { Data, RopeLayout } from './rope.js';
+import type { Data, QKLayout, RopeLayout } from './rope.js';
 
 /**
  * Scheme names of the engine, each as its paper defines it: sinusoidal (Vaswani et al. 2017), learned (BERT, GPT-2),
@@ -64,7 +64,7 @@ export interface AttentionResult {
   scores: Float32Array;
   /** Row softmax of scores (exactly 0 where masked). */
   probs: Float32Array;
-  /** probs·V, [seq, heads, head_dim]. */
+  /** probs·V, [seq, heads, head_dim] (with qk_layout `'bhsd'`: [heads, seq, head_dim]). */
   output: Float32Array;
 }
 
@@ -101,7 +101,15 @@ export function rawScheme(scheme: unknown, headDim: number, rotaryDimFor: (f: nu
 
 const TEXT_QKV: Schema = { text: str(), heads: int(1, 64, 1), head_dim: int(1, 1024), seed: optional(any()) };
 const ATTENTION: Schema = { scheme: any(), text: optional(str()), q: optional(array()), k: optional(array()), v: optional(array()),
-  seq: optional(any()), heads: int(1, 1024, 1), head_dim: int(1, 8192), causal: bool(false), seed: optional(any()) };
+  seq: optional(any()), heads: int(1, 1024, 1), head_dim: int(1, 8192), causal: bool(false), seed: optional(any()),
+  batch: int(1, 2 ** 20, 1), qk_layout: oneOf(['shd', 'bshd', 'bhsd'], 'shd') };
+
+/** [a, b, d] → [b, a, d] (the engine's inputs and output for qk_layout 'bhsd'; engine sizes are small). */
+function swapAxes(x: Float32Array, a: number, b: number, d: number): Float32Array {
+  const y = new Float32Array(a * b * d);
+  for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) y.set(x.subarray((i * b + j) * d, (i * b + j + 1) * d), (j * a + i) * d);
+  return y;
+}
 const PERMUTATION: Schema = { scheme: any(), text: str(), i: int(0, 4095), j: int(0, 4095), heads: int(1, 64, 1), head_dim: int(1, 1024),
   causal: bool(false), seed: optional(any()) };
 const LINEAR: Schema = { q: array(), k: array(), v: array(), seq: int(1, 2 ** 20), head_dim: int(2, 8192), v_dim: int(1, 8192),
@@ -118,16 +126,18 @@ export class EngineApi extends Core {
    * Attention of any scheme with its terms kept apart (see {@link AttentionResult}; each scheme's formula is its
    * paper's, listed at {@link AttentionSchemeType}). Content vectors come from `text`
    * (seeded embeddings and projections per head, the generator of {@link Posenc.textQK}) or from `q`, `k`, `v`
-   * ([seq, heads, head_dim]). Scheme parameters that are not inputs (positional projections, relative tables,
-   * biases) are seeded from `seed` (default 0). Caps: seq ≤ 4096, heads·seq²·(terms + 2) ≤ 2^26.
+   * ([seq, heads, head_dim]; with `qk_layout: 'bshd'` or `'bhsd'` and `batch: 1`, Hugging Face's [1, seq, heads,
+   * head_dim] or [1, heads, seq, head_dim], and `output` in the same order; one sequence per call). Scheme parameters
+   * that are not inputs (positional projections, relative tables, biases) are seeded from `seed` (default 0). Caps: seq ≤ 4096, heads·seq²·(terms + 2) ≤ 2^26.
    * Accuracy: float32 dot products (relative error ≤ head_dim·2^-24); softmax rows sum to 1 within 1e-6.
    */
   attention(options: {
     scheme: SchemeOptions; text?: string; q?: Data; k?: Data; v?: Data;
-    seq?: number; heads?: number; head_dim: number; causal?: boolean; seed?: number;
+    seq?: number; heads?: number; head_dim: number; causal?: boolean; seed?: number; batch?: number; qk_layout?: QKLayout;
   }): AttentionResult {
     const o = parse('attention', ATTENTION, options);
-    const heads = o.heads, d = o.head_dim, seed = seedOf(o.seed);
+    const heads = o.heads, d = o.head_dim, seed = seedOf(o.seed), hsd = o.qk_layout === 'bhsd';
+    if (o.batch !== 1) throw new PosencError(`batch: the attention engine takes one sequence per call (got ${show(o.batch)}); call it per sequence`);
     let tokens: string[] | null = null, q, k, v, seq: number;
     if (o.text !== undefined) {
       for (const key of ['q', 'k', 'v', 'seq']) if (o[key] !== undefined) throw new PosencError(`${key}: not allowed together with text`);
@@ -137,12 +147,21 @@ export class EngineApi extends Core {
     } else {
       seq = value('seq', int(1, 4096), o.seq);
       [q, k, v] = ['q', 'k', 'v'].map((key) => value(key, array(), o[key]));
+      if (hsd && heads > 1) {
+        const n = seq * heads * d;
+        [q, k, v] = [q, k, v].map((x, i) => {
+          const a = numbers('qkv'[i], x, MAX_ELEMENTS);
+          if (a.length !== n) throw new PosencError(`${'qkv'[i]}: length must equal the shape's element count ${n} (got ${show(a.length)})`);
+          return swapAxes(f32(a) as Float32Array, heads, seq, d);
+        });
+      }
     }
     const scheme = rawScheme(o.scheme, d, (f) => check(this.raw.rotaryDimFor(d, f)));
     const st = this.heap.call(), n = seq * heads * d;
     const r = check(this.raw.attention(st.input('q', q, 'f32', n), st.input('k', k, 'f32', n), st.input('v', v, 'f32', n), seq, heads, d,
       scheme, o.causal, seed));
-    return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output: r.output };
+    const output = hsd && heads > 1 ? swapAxes(r.output, seq, heads, d) : r.output;
+    return { tokens, heads, seq, head_dim: d, terms: r.terms, term_names: r.termOrder, scores: r.scores, probs: r.probs, output };
   }
 
   /** q, k, v [tokens, heads, head_dim] of a text (head 0 of q and k equals {@link Posenc.textQK}). */

@@ -51,7 +51,7 @@ export type * from './attention.js';
 export type * from './engine.js';
 export type * from './decay.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
-export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, Control } from './gpu/index.js';
+export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control } from './gpu/index.js';
 
 import { init } from './load.js';
 export default init;

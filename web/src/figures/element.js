@@ -14,6 +14,7 @@ import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
 import { run, recycle, engineInfo } from './engine.js';
+import { BADGE } from './backend.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -45,6 +46,7 @@ output { font-weight: 600; }
 .bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin-top: 6px; font-size: 13px; }
 .bar button { padding: 2px 10px; cursor: pointer; }
 .menu { display: inline-flex; gap: 4px; }
+.backend { color: var(--pe-muted); border: 1px solid var(--pe-grid); border-radius: 9px; padding: 0 8px; font-size: 12px; }
 table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
 td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
 .scroll { overflow: auto; max-width: 100%; max-height: 320px; }
@@ -63,7 +65,7 @@ export class PosencFigure extends Base {
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
       <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button></span>
-      <details class="data"><summary></summary><div class="scroll"></div></details></div>`);
+      <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
     const sr = this.shadowRoot;
@@ -100,6 +102,8 @@ export class PosencFigure extends Base {
   get engine() { return engineInfo.kind; }
   /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). */
   get timing() { return engineInfo.last; }
+  /** Computations on this page stopped before they finished (superseded by a newer state, or cancelled). */
+  get aborted() { return engineInfo.aborted; }
   /** The current parameter values (parsed; throws FigureError for a bad attribute). */
   get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
 
@@ -143,6 +147,7 @@ export class PosencFigure extends Base {
     this.shadowRoot.querySelector('.panels').hidden = true;
     this.shadowRoot.querySelector('.readouts').replaceChildren();
     this.shadowRoot.querySelector('.tables').replaceChildren();
+    this.shadowRoot.querySelector('.backend').hidden = true;
     this._last = null;
     const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
     if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
@@ -251,7 +256,11 @@ export class PosencFigure extends Base {
       for (const row of tb.rows) { const tr2 = table.insertRow(); row.forEach((v, i) => { const c = document.createElement(i ? 'td' : 'th'); c.textContent = String(v); tr2.append(c); }); }
       wrap.append(table); return wrap;
     }));
-    this._last = { def, p, panels };
+    // the backend the results report (figures computed through pe.gpu), never the one asked for
+    const badge = sr.querySelector('.backend'), by = BADGE[r?.backend];
+    badge.hidden = !by;
+    if (by) { badge.textContent = t(by); badge.dataset.backend = r.backend; }
+    this._last = { def, p, panels, backend: by && r.backend };
     if (sr.querySelector('details').open) this._fillDataTable();
   }
 
@@ -362,8 +371,9 @@ export class PosencFigure extends Base {
   /** Exactly the numbers drawn, one table: a header of comments names the figure, its parameters and every column. */
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    const { def, p, panels } = this._last, lines = [`# posenc figure: ${def.name}`,
+    const { def, p, panels, backend } = this._last, lines = [`# posenc figure: ${def.name}`,
       `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ')}`,
+      ...(backend ? [`# computed by: ${backend}`] : []),
       '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value or curve y (unit: the panel\'s y label or caption); value2 = upper edge of a min/max band'];
     const rows = [];
     for (const { id, block } of panels) {

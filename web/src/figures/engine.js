@@ -3,13 +3,17 @@
 // the wasm is fetched when the first figure scrolls into view. Each run can report progress and be cancelled.
 import { figureDef } from './registry.js';
 import { FigureError } from './params.js';
+import { errorText } from './messages.js';
 
 const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
 let engine = null;
 
-/** The engine in use ('worker' | 'main') after the first run, and the timing of the last finished run (benchmarks). */
-export const engineInfo = { kind: null, last: null };
+/**
+ * The engine in use ('worker' | 'main') after the first run, the timing of the last finished run (benchmarks), and how
+ * many runs were aborted before they finished (a superseded or cancelled computation stops early).
+ */
+export const engineInfo = { kind: null, last: null, aborted: 0 };
 
 function startWorker() {
   return new Promise((resolve, reject) => {
@@ -41,7 +45,7 @@ function startWorker() {
         if (!p) return;
         if ('progress' in m) { p.onProgress?.(m.progress); return; }
         pending.delete(m.id);
-        if (m.cancelled) p.reject(new Cancelled());
+        if (m.cancelled) { engineInfo.aborted++; p.reject(new Cancelled()); }
         else if (m.error) p.reject(m.error.text ? new FigureError(m.error.text, m.error.attribute) : new Error(m.error.message));
         else { engineInfo.last = { name: p.name, workerMs: m.ms, roundTripMs: performance.now() - p.t0 }; p.resolve(m.result); }
       };
@@ -65,9 +69,15 @@ async function startMain() {
   return {
     kind: 'main',
     run(name, params, { onProgress } = {}) {
-      let cancelled = false;
-      const ctx = { take: (n) => new Float32Array(n), progress: (f) => onProgress?.(f), checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled) throw new Cancelled(); } };
-      return { promise: (async () => figureDef(name).compute(pe, params, ctx))(), cancel: () => { cancelled = true; } };
+      const abort = new AbortController();
+      const ctx = { take: (n) => new Float32Array(n), signal: abort.signal, progress: (f) => onProgress?.(f),
+        checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (abort.signal.aborted) throw new Cancelled(); } };
+      const promise = (async () => figureDef(name).compute(pe, params, ctx))().catch((e) => {
+        if (!abort.signal.aborted) throw e instanceof Cancelled ? e : new FigureError(errorText(e), e?.attribute);
+        engineInfo.aborted++;
+        throw new Cancelled();
+      });
+      return { promise, cancel: () => abort.abort() };
     },
   };
 }

@@ -1,11 +1,13 @@
 // The figures' compute worker (dist/figures-worker.js): loads the posenc wasm module once and runs a figure
 // definition's compute for the page. page → worker: {id, name, params} | {cancel: id};
-// worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled}.
+// worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled} (a
+// cancelled run is aborted: its AbortSignal stops pe.gpu calls between chunks).
 // Typed arrays in results are transferred, not copied.
 import init from 'posenc';
 import { figureDef } from './registry.js';
+import { errorText } from './messages.js';
 
-const cancelled = new Set();
+const running = new Map();   // id → AbortController of each run in progress
 class Cancelled extends Error {}
 function transferables(x, out = new Set()) {
   if (ArrayBuffer.isView(x)) out.add(x.buffer);
@@ -21,21 +23,23 @@ const take = (n) => { const i = pool.findIndex((b) => b.byteLength === 4 * n); r
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
 function serve(pe) {
   self.onmessage = async ({ data }) => {
-    if ('cancel' in data) { cancelled.add(data.cancel); return; }
+    if ('cancel' in data) { running.get(data.cancel)?.abort(); return; }
     if ('recycle' in data) { if (pool.length < 4) pool.push(data.recycle); return; }
-    const { id, name, params } = data;
+    const { id, name, params } = data, abort = new AbortController();
+    running.set(id, abort);
+    // signal: for pe.gpu calls (they stop between chunks); checkpoint: between a figure's own steps
     const ctx = {
-      take,
+      take, signal: abort.signal,
       progress: (p) => self.postMessage({ id, progress: p }),
-      checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (cancelled.has(id)) throw new Cancelled(); },
+      checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (abort.signal.aborted) throw new Cancelled(); },
     };
     try {
       const t0 = performance.now(), result = await figureDef(name).compute(pe, params, ctx);
       self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
-      if (e instanceof Cancelled) self.postMessage({ id, cancelled: true });
-      else self.postMessage({ id, error: { message: e?.message ?? String(e), text: e?.text, attribute: e?.attribute } });
-    } finally { cancelled.delete(id); }
+      if (e instanceof Cancelled || abort.signal.aborted) self.postMessage({ id, cancelled: true });
+      else self.postMessage({ id, error: { message: e?.message ?? String(e), text: errorText(e), attribute: e?.attribute } });
+    } finally { running.delete(id); }
   };
   self.postMessage({ ready: true });
 }

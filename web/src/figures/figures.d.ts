@@ -72,6 +72,8 @@ export class PosencFigure extends HTMLElement {
   readonly engine: 'worker' | 'main' | null;
   /** Timing of the last computation finished in the worker (for benchmarks). */
   readonly timing: { name: string; workerMs: number; roundTripMs: number } | null;
+  /** Computations on this page stopped before they finished (superseded by a newer state, or cancelled). */
+  readonly aborted: number;
   /** PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × scale. */
   toPNG(options?: { scale?: number }): Promise<Blob>;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */

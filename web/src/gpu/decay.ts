@@ -1,4 +1,5 @@
-// RoPE's inner-product (long-range decay) sweep on the GPU: one thread per distance, a Kahan sum over frequencies.
+// RoPE's inner-product (long-range decay) sweep and Su's bound curve on the GPU: one thread per distance, a Kahan sum
+// over frequencies.
 import { ANGLE_WGSL, angleFactors } from './angles.js';
 import type { Control, GpuContext } from './device.js';
 import { GpuFailure } from './device.js';
@@ -23,6 +24,31 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     sum = s;
   }
   out[g.x] = sum + u.pass_through;
+}
+`;
+
+const BOUND_WGSL = /* wgsl */ `
+struct U { count: u32, nf: u32, B: u32, t0: u32 }
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var<storage, read> blk: array<vec2f>;
+@group(0) @binding(2) var<storage, read> off: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+${ANGLE_WGSL}
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (g.x >= u.count) { return; }
+  let t = u.t0 + g.x;
+  var s = vec2f(0.0);  // S_j = Σ_{i<j} e^{i·t·θ_i}
+  var acc = 0.0;
+  var c = 0.0;  // Kahan compensation of Σ_j |S_j|
+  for (var i = 0u; i < u.nf; i++) {
+    s += angle(t, i);
+    let y = length(s) - c;
+    let a = acc + y;
+    c = (a - acc) - y;
+    acc = a;
+  }
+  out[g.x] = acc / f32(u.nf);
 }
 `;
 
@@ -74,6 +100,29 @@ export async function sweepGpu(ctx: GpuContext, o: SweepInputs, ctl: Control, ou
     new Float32Array(u.buffer, 16, 1)[0] = pass;
     const dst = ctx.output(n);
     ctx.dispatch(enc, pipeline, [keep(ctx.upload(u, true)), blk, off, dst], Math.ceil(n / 256));
+    return { out: dst, floats: n };
+  }, (k, data) => out.set(data, k * chunk), ctl);
+  return out;
+}
+
+/** Su's bound curve (1/nf)·Σ_j |Σ_{i<j} e^{i·r·θ_i}| for r = 0 … count − 1, as the wasm `ropeDecayBound`. */
+export async function boundGpu(ctx: GpuContext, invFreq: Float64Array, count: number, ctl: Control): Promise<Float32Array> {
+  const out = new Float32Array(count);
+  const f = angleFactors(invFreq, 0, count);
+  if (f.blocks.length / 4 > ctx.maxFloats || f.offsets.length / 4 > ctx.maxFloats) {
+    throw new GpuFailure('limits', 'the bound\'s factors exceed the adapter\'s buffer limits');
+  }
+  const chunk = Math.min(CHUNK, ctx.maxFloats);
+  const pipeline = await ctx.pipeline(BOUND_WGSL);
+  let blk: GPUBuffer, off: GPUBuffer;
+  await ctx.chunks(Math.ceil(count / chunk), (k, enc, keep) => {
+    if (k === 0) {
+      blk = keep(ctx.upload(f.blocks));
+      off = keep(ctx.upload(f.offsets));
+    }
+    const t0 = k * chunk, n = Math.min(chunk, count - t0);
+    const dst = ctx.output(n);
+    ctx.dispatch(enc, pipeline, [keep(ctx.upload(Uint32Array.of(n, invFreq.length, f.B, t0), true)), blk, off, dst], Math.ceil(n / 256));
     return { out: dst, floats: n };
   }, (k, data) => out.set(data, k * chunk), ctl);
   return out;

@@ -7,7 +7,7 @@ export const MAP_READ = 0x1, COPY_SRC = 0x4, COPY_DST = 0x8, UNIFORM = 0x40, STO
 
 /** A reason to give the work to the wasm path. `kind` keys the one-time notice. */
 export class GpuFailure extends Error {
-  constructor(readonly kind: 'lost' | 'out-of-memory' | 'limits' | 'error', message: string) {
+  constructor(readonly kind: 'lost' | 'out-of-memory' | 'limits' | 'unavailable' | 'error', message: string) {
     super(message);
     this.name = 'GpuFailure';
   }

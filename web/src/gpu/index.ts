@@ -1,9 +1,9 @@
 // The WebGPU backend: asynchronous twins of the large wasm computations, with the wasm path as fallback.
 import type { AttentionOptions, AttentionRope, Posenc, RopeLayout, RopeTableOptions, SinusoidalOptions } from '../index.js';
-import { PosencError } from '../validate.js';
+import { PosencError, show } from '../validate.js';
 import { seededVector } from '../decay.js';
 import { scoresGpu } from './attention.js';
-import { sweepGpu } from './decay.js';
+import { boundGpu, sweepGpu } from './decay.js';
 import type { Control } from './device.js';
 import { GpuContext, GpuFailure, openDevice } from './device.js';
 import { ropeTablesGpu } from './rope.js';
@@ -41,11 +41,21 @@ export interface GpuInitOptions {
 }
 
 /** The workloads the auto policy measures separately. */
-export type GpuWorkload = 'sweep' | 'tables' | 'sinusoidal' | 'scores';
+export type GpuWorkload = 'sweep' | 'bound' | 'tables' | 'sinusoidal' | 'scores';
+
+/**
+ * Per-call options of every GPU function: cancellation, progress, and `backend` — this call's backend:
+ * `'auto'` (default: the policy of `init({ gpu })`), `'webgpu'` (the GPU whatever the size, as `gpu: 'require'`; without
+ * a device the call computes with wasm and says so once in `notice`) or `'wasm'` (never the GPU). The result's
+ * `backend` says which one computed.
+ */
+export interface GpuCall extends Control {
+  backend?: 'auto' | 'webgpu' | 'wasm';
+}
 
 /**
  * The auto policy's measurement for one workload: times of the GPU at two probe sizes and of wasm at the larger, in
- * multiply-adds ("work": sweep count·rotary_dim/2, tables positions·rotary_dim/2, sinusoidal positions·⌈d/2⌉,
+ * multiply-adds ("work": sweep and bound count·rotary_dim/2, tables positions·rotary_dim/2, sinusoidal positions·⌈d/2⌉,
  * scores seq²·head_dim); the GPU runs a call of at least `crossover` work (Infinity: never faster here).
  */
 export interface Calibration {
@@ -56,13 +66,16 @@ export interface Calibration {
 }
 
 type SweepVector = ArrayLike<number> | 'ones' | 'random';
-/** Options of {@link PosencGpu.ropeInnerProductSweep}: those of the wasm method, plus cancellation and progress. */
-export interface SweepOptions extends Control {
+/** Options of {@link PosencGpu.ropeInnerProductSweep}: those of the wasm method, plus {@link GpuCall}'s. */
+export interface SweepOptions extends GpuCall {
   q: SweepVector; k: SweepVector; seed?: number; head_dim: number; rotary_dim?: number; layout?: RopeLayout;
   rope_theta?: number; inv_freq?: Float64Array; q_position?: number; k_start?: number; count: number;
 }
 
 const MAX_COUNT = 2 ** 20, MAX_FLOATS = 2 ** 26;
+/** Distances per step of the wasm fallback of a sweep (a multiple of the wasm kernel's 128-distance blocks: the values
+ * equal one whole call's); progress is reported and cancellation checked between steps. */
+const WASM_STEP = 2 ** 15;
 const isCount = (n: unknown, max: number): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= max;
 
 /**
@@ -105,10 +118,24 @@ export class PosencGpu {
    * Measured against float64 at 2^20 distances: 3.9e-6 for q = k = ones, head_dim 256 (Σ|h_i| = 256).
    */
   async ropeInnerProductSweep(options: SweepOptions): Promise<GpuResult<Float32Array>> {
-    const { signal, progress, ...o } = options;
-    const wasm = () => this.pe.ropeInnerProductSweep(o);
+    const { signal, progress, backend, ...o } = options;
+    // wasm in steps of WASM_STEP distances: cancellable and with progress like the GPU path, values as one call's
+    const wasm = async (ctl: Control) => {
+      if (!isCount(o.count, MAX_COUNT) || (o.k_start !== undefined && typeof o.k_start !== 'number')) return this.pe.ropeInnerProductSweep(o);  // its error (or count 0)
+      const out = new Float32Array(o.count), k0 = o.k_start ?? 0;
+      for (let t = 0; t < o.count; t += WASM_STEP) {
+        const n = Math.min(WASM_STEP, o.count - t);
+        this.pe.ropeInnerProductSweep({ ...o, k_start: k0 + t, count: n, out: out.subarray(t, t + n) });
+        if (t + n < o.count) {
+          ctl.progress?.((t + n) / o.count);
+          await new Promise((r) => setTimeout(r, 0));  // lets a cancellation (a message, a timer) in
+          ctl.signal?.throwIfAborted();
+        }
+      }
+      return out;
+    };
     const kEnd = (o.k_start ?? 0) + o.count;
-    if (!isCount(o.count, MAX_COUNT) || typeof kEnd !== 'number' || Math.abs(kEnd) > 2 ** 31 - 1) return this.wasm(wasm, { signal, progress });
+    if (!isCount(o.count, MAX_COUNT) || typeof kEnd !== 'number' || Math.abs(kEnd) > 2 ** 31 - 1) return this.wasm(wasm, { signal, progress, backend });
     this.pe.ropeInnerProductSweep({ ...o, count: 0, out: undefined });  // the wasm method's validation, on a zero-length twin
     const d = o.head_dim, rot = o.rotary_dim ?? d, seed = o.seed ?? 0;
     const vec = (v: SweepVector, tag: number) => v === 'ones' ? new Float32Array(d).fill(1) : v === 'random' ? seededVector(seed, tag, d) : Float32Array.from(v);
@@ -117,49 +144,64 @@ export class PosencGpu {
       inv_freq: o.inv_freq !== undefined ? Float64Array.from(o.inv_freq) : this.pe.ropeInvFreq({ rotary_dim: rot, rope_theta: o.rope_theta }),
       q_position: o.q_position ?? 0, k_start: o.k_start ?? 0, count: o.count,
     };
-    return this.run('sweep', o.count * (rot / 2), (ctx, ctl) => sweepGpu(ctx, inputs, ctl), wasm, { signal, progress });
+    return this.run('sweep', o.count * (rot / 2), (ctx, ctl) => sweepGpu(ctx, inputs, ctl), wasm, { signal, progress, backend });
+  }
+
+  /**
+   * {@link Posenc.ropeDecayBound} on the GPU: Su's bound curve (1/(d/2))·Σ_j |S_j(r)|, S_j(r) = Σ_{i<j} e^{i·r·θ_i}, for
+   * r = 0 … count − 1, result `[count]`. Accuracy: the wasm method's, within 1e-5·(d/2) of float64 (each e^{i·r·θ_i}
+   * within 3e-7 as in the sweep, the partial sums and the Kahan-summed |S_j| in float32).
+   */
+  async ropeDecayBound(options: { rotary_dim?: number; rope_theta?: number; inv_freq?: ArrayLike<number>; count: number } & GpuCall):
+    Promise<GpuResult<Float32Array>> {
+    const { signal, progress, backend, ...o } = options;
+    const wasm = () => this.pe.ropeDecayBound(o);
+    if (!isCount(o.count, MAX_COUNT)) return this.wasm(wasm, { signal, progress, backend });
+    this.pe.ropeDecayBound({ ...o, count: 0 });  // validation twin
+    const inv = o.inv_freq !== undefined ? Float64Array.from(o.inv_freq) : this.pe.ropeInvFreq({ rotary_dim: o.rotary_dim as number, rope_theta: o.rope_theta });
+    return this.run('bound', o.count * inv.length, (ctx, ctl) => boundGpu(ctx, inv, o.count, ctl), wasm, { signal, progress, backend });
   }
 
   /**
    * {@link Posenc.ropeTables} on the GPU for a count of positions (explicit position ids compute with wasm).
    * Accuracy: within 1e-6 absolute of float64 (factors rounded once, one float32 complex product).
    */
-  async ropeTables(options: RopeTableOptions & Control): Promise<GpuResult<{ cos: Float32Array; sin: Float32Array }>> {
-    const { signal, progress, ...o } = options;
+  async ropeTables(options: RopeTableOptions & GpuCall): Promise<GpuResult<{ cos: Float32Array; sin: Float32Array }>> {
+    const { signal, progress, backend, ...o } = options;
     const wasm = () => this.pe.ropeTables(o);
-    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.rotary_dim / 2, MAX_FLOATS)) return this.wasm(wasm, { signal, progress });
+    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.rotary_dim / 2, MAX_FLOATS)) return this.wasm(wasm, { signal, progress, backend });
     this.pe.ropeTables({ ...o, positions: 0, out: undefined });  // validation twin
     const inv = this.pe.ropeInvFreq({ rotary_dim: o.rotary_dim, rope_theta: o.rope_theta });
     const n = o.positions;
-    return this.run('tables', n * inv.length, (ctx, ctl) => ropeTablesGpu(ctx, inv, 1, n, ctl), wasm, { signal, progress });
+    return this.run('tables', n * inv.length, (ctx, ctl) => ropeTablesGpu(ctx, inv, 1, n, ctl), wasm, { signal, progress, backend });
   }
 
   /**
    * {@link Posenc.ropeTablesScaled} on the GPU for a count of positions (explicit ids compute with wasm).
    * Accuracy: within 1e-6·max(1, attention_scaling) absolute of float64.
    */
-  async ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: number | ArrayLike<number> } & Control):
+  async ropeTablesScaled(options: { inv_freq: ArrayLike<number>; attention_scaling?: number; positions: number | ArrayLike<number> } & GpuCall):
     Promise<GpuResult<{ cos: Float32Array; sin: Float32Array }>> {
-    const { signal, progress, ...o } = options;
+    const { signal, progress, backend, ...o } = options;
     const wasm = () => this.pe.ropeTablesScaled(o);
     const nf = (o.inv_freq as ArrayLike<number> | undefined)?.length ?? 0;
-    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * nf, MAX_FLOATS)) return this.wasm(wasm, { signal, progress });
+    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * nf, MAX_FLOATS)) return this.wasm(wasm, { signal, progress, backend });
     this.pe.ropeTablesScaled({ ...o, positions: 0 });  // validation twin
     const inv = Float64Array.from(o.inv_freq), n = o.positions;
-    return this.run('tables', n * nf, (ctx, ctl) => ropeTablesGpu(ctx, inv, o.attention_scaling ?? 1, n, ctl), wasm, { signal, progress });
+    return this.run('tables', n * nf, (ctx, ctl) => ropeTablesGpu(ctx, inv, o.attention_scaling ?? 1, n, ctl), wasm, { signal, progress, backend });
   }
 
   /**
    * {@link Posenc.sinusoidal} on the GPU for a count of positions (explicit ids compute with wasm), `[positions, d]`.
    * Accuracy: within 1e-6 absolute of float64.
    */
-  async sinusoidal(options: SinusoidalOptions & Control): Promise<GpuResult<Float32Array>> {
-    const { signal, progress, ...o } = options;
+  async sinusoidal(options: SinusoidalOptions & GpuCall): Promise<GpuResult<Float32Array>> {
+    const { signal, progress, backend, ...o } = options;
     const wasm = () => this.pe.sinusoidal(o);
-    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.d, MAX_FLOATS)) return this.wasm(wasm, { signal, progress });
+    if (!isCount(o.positions, MAX_COUNT) || !isCount(o.positions * o.d, MAX_FLOATS)) return this.wasm(wasm, { signal, progress, backend });
     this.pe.sinusoidal({ ...o, positions: 0, out: undefined });  // validation twin
     const n = o.positions, d = o.d, base = o.base ?? 10000, concatenated = o.layout === 'concatenated';
-    return this.run('sinusoidal', n * Math.ceil(d / 2), (ctx, ctl) => sinusoidalGpu(ctx, n, d, base, concatenated, ctl), wasm, { signal, progress });
+    return this.run('sinusoidal', n * Math.ceil(d / 2), (ctx, ctl) => sinusoidalGpu(ctx, n, d, base, concatenated, ctl), wasm, { signal, progress, backend });
   }
 
   /**
@@ -167,8 +209,8 @@ export class PosencGpu {
    * (|error| ≤ head_dim·2^-24·Σ_c|q_c·k_c|, other summation order than wasm), RoPE angles within 1e-6; softmax rows sum
    * to 1 within 1e-6, masked entries exactly 0.
    */
-  async attentionScores(options: AttentionOptions & Control): Promise<GpuResult<Float32Array>> {
-    const { signal, progress, ...o } = options;
+  async attentionScores(options: AttentionOptions & GpuCall): Promise<GpuResult<Float32Array>> {
+    const { signal, progress, backend, ...o } = options;
     const wasm = () => this.pe.attentionScores(o);
     const seq = o.seq, d = o.head_dim;
     // one head of plain arrays with RoPE settings (not wasm buffers, batches or a scaled `rope`): else wasm does it
@@ -176,7 +218,7 @@ export class PosencGpu {
     const fits = isCount(seq, 8192) && isCount(d, 8192) && plain(o.q) && plain(o.k) && o.q.length === seq * d && o.k.length === seq * d &&
       (o.heads ?? 1) === 1 && (o.batch ?? 1) === 1 && !(o.rope != null && typeof o.rope === 'object' && 'inv_freq' in o.rope) &&
       (o.out === undefined || (o.out instanceof Float32Array && o.out.length === seq * seq));
-    if (!fits || !plain(o.q) || !plain(o.k)) return this.wasm(wasm, { signal, progress });
+    if (!fits || !plain(o.q) || !plain(o.k)) return this.wasm(wasm, { signal, progress, backend });
     // the wasm method's validation, on a one-row twin
     this.pe.attentionScores({ ...o, seq: 1, q: Array.prototype.slice.call(o.q, 0, d), k: Array.prototype.slice.call(o.k, 0, d), out: undefined });
     const rope = o.rope == null || (o.rope as unknown) === false ? null : o.rope as AttentionRope;
@@ -186,31 +228,36 @@ export class PosencGpu {
       rope: rope && { inv_freq: this.pe.ropeInvFreq({ rotary_dim: rot, rope_theta: rope.rope_theta }), rotary_dim: rot,
         interleaved: rope.layout === 'interleaved' },
     };
-    return this.run('scores', seq * seq * d, (ctx, ctl) => scoresGpu(ctx, inputs, ctl, o.out as Float32Array | undefined), wasm, { signal, progress });
+    return this.run('scores', seq * seq * d, (ctx, ctl) => scoresGpu(ctx, inputs, ctl, o.out as Float32Array | undefined), wasm, { signal, progress, backend });
   }
 
   // ------------------------------------------------------------------------------------------------------ policy
 
-  private async run<T>(workload: GpuWorkload, work: number, gpu: (ctx: GpuContext, ctl: Control) => Promise<T>, wasm: () => T,
-    ctl: Control): Promise<GpuResult<T>> {
+  private async run<T>(workload: GpuWorkload, work: number, gpu: (ctx: GpuContext, ctl: Control) => Promise<T>,
+    wasm: (ctl: Control) => T | Promise<T>, ctl: GpuCall): Promise<GpuResult<T>> {
+    const backend = backendOf(ctl);
     ctl.signal?.throwIfAborted();
+    const mode = backend === 'webgpu' ? 'require' : backend === 'wasm' ? 'off' : this.mode;
     let notice: string | undefined;
-    const ctx = this.mode === 'off' ? null : await this.device();
-    if (ctx && (this.mode === 'require' || work >= (await this.calibrate(workload)).crossover)) {
+    const ctx = mode === 'off' ? null : await this.device();
+    if (ctx && (mode === 'require' || work >= (await this.calibrate(workload)).crossover)) {
       try {
         return { values: await gpu(ctx, ctl), backend: 'webgpu' };
       } catch (e) {
         if (ctl.signal?.aborted || e instanceof PosencError) throw e;
         notice = this.notice(e);
       }
+    } else if (!ctx && mode === 'require') {
+      notice = this.notice(new GpuFailure('unavailable', 'WebGPU was asked for, but no adapter/device is available'));
     }
     const r = await this.wasm(wasm, ctl);
     return notice ? { ...r, notice } : r;
   }
 
-  private async wasm<T>(wasm: () => T, ctl: Control): Promise<GpuResult<T>> {
+  private async wasm<T>(wasm: (ctl: Control) => T | Promise<T>, ctl: GpuCall): Promise<GpuResult<T>> {
+    backendOf(ctl);
     ctl.signal?.throwIfAborted();
-    const values = wasm();
+    const values = await wasm(ctl);
     ctl.progress?.(1);
     return { values, backend: 'wasm' };
   }
@@ -272,6 +319,12 @@ export class PosencGpu {
   }
 }
 
+function backendOf(ctl: GpuCall): 'auto' | 'webgpu' | 'wasm' {
+  const b = ctl.backend ?? 'auto';
+  if (b !== 'auto' && b !== 'webgpu' && b !== 'wasm') throw new PosencError(`backend: must be one of 'auto', 'webgpu', 'wasm' (got ${show(b)})`);
+  return b;
+}
+
 const probeVec = (n: number) => seededVector(7, 0x51, n);
 /** Probe calls per workload: two sizes (work in multiply-adds), fixed random inputs. */
 const PROBES: Record<GpuWorkload, { work: [number, number]; gpu: (ctx: GpuContext, size: 0 | 1) => Promise<unknown>; wasm: (pe: Posenc, size: 1) => unknown }> = {
@@ -280,6 +333,11 @@ const PROBES: Record<GpuWorkload, { work: [number, number]; gpu: (ctx: GpuContex
     gpu: (ctx, s) => sweepGpu(ctx, { q: probeVec(128), k: probeVec(128), head_dim: 128, rotary_dim: 128, interleaved: false,
       inv_freq: Float64Array.from({ length: 64 }, (_, i) => 10000 ** (-i / 64)), q_position: 0, k_start: 0, count: s ? 2 ** 16 : 2 ** 14 }, {}),
     wasm: (pe) => pe.ropeInnerProductSweep({ q: 'random', k: 'random', head_dim: 128, layout: 'half_split', count: 2 ** 16 }),
+  },
+  bound: {
+    work: [2 ** 14 * 64, 2 ** 16 * 64],
+    gpu: (ctx, s) => boundGpu(ctx, Float64Array.from({ length: 64 }, (_, i) => 10000 ** (-i / 64)), s ? 2 ** 16 : 2 ** 14, {}),
+    wasm: (pe) => pe.ropeDecayBound({ rotary_dim: 128, count: 2 ** 16 }),
   },
   tables: {
     work: [2 ** 12 * 64, 2 ** 14 * 64],

@@ -7,29 +7,34 @@ export default {
   title: L('DeBERTa: disentangled attention', 'DeBERTa：解耦注意力'),
   description: L('DeBERTa’s relative position δ = i − j with its log buckets, and its content→content, content→position and position→content terms.',
     'DeBERTa 的相对位置 δ = i − j 及其对数分桶，以及内容→内容、内容→位置、位置→内容三项。'),
-  takeaway: L('Content and position stay separate vectors: the two position terms depend on the bucketed δ, and the sum is divided by √(3d), not √d.',
-    '内容与位置始终是两个向量：两个位置项只依赖分桶后的 δ，三项之和除以 √(3d) 而不是 √d。'),
+  takeaway: L('Content and position stay separate vectors: with the same word at every position, content→content is flat and both position terms are constant along each diagonal (they see only the bucketed δ); past |δ| = position_buckets/2 the log buckets make neighbouring diagonals share one value. The sum is divided by √(3d), not √d.',
+    '内容与位置始终是两个向量：每个位置都是同一个词时，内容→内容是平的，两个位置项沿每条对角线不变（只看分桶后的 δ）；|δ| 超过 position_buckets/2 后，对数分桶让相邻的对角线取同一个值。三项之和除以 √(3d) 而不是 √d。'),
   params: {
     position_buckets: { type: 'enum', values: [0, 8, 16, 32], default: 16, label: L('position_buckets', 'position_buckets') },
     max_relative_positions: { type: 'enum', values: [32, 64, 128], default: 64, label: L('max_relative_positions', 'max_relative_positions') },
-    n: { type: 'int', min: 2, max: 64, default: 12, label: L('Length', '长度') },
+    n: { type: 'int', min: 2, max: 64, default: 24, label: L('Length', '长度') },
+    same_word: { type: 'bool', default: true, label: L('Same word at every position', '每个位置同一个词') },
   },
-  panels: () => [{ id: 'plot', block: 'lines', height: 180 }, ...['c2c', 'c2p', 'p2c', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 150 }))],
-  compute(pe, { position_buckets: pb, max_relative_positions: mr, n }) {
+  panels: () => [{ id: 'plot', block: 'lines', height: 180 }, ...['c2c', 'c2p', 'p2c', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 170 }))],
+  compute(pe, { position_buckets: pb, max_relative_positions: mr, n, same_word: same }) {
     const Lh = Math.max(2 * mr, 64);
     const rel = pe.debertaRelativePositions({ q_len: 2 * Lh + 1, position_buckets: pb, max_relative_positions: mr });
     const delta = Float64Array.from({ length: 2 * Lh + 1 }, (_, j) => Lh - j); // row Lh: δ = Lh − j
     const mapped = Float64Array.from(rel.subarray(Lh * (2 * Lh + 1), (Lh + 1) * (2 * Lh + 1)));
     const d = 16, span = pb > 0 ? pb : mr;
-    const { q, k, tokens } = pe.textQK({ text: Array.from({ length: n }, (_, i) => `w${i % 7}`).join(' '), head_dim: d, seed: 0 });
+    const { q, k, tokens } = pe.textQK({ text: Array.from({ length: n }, (_, i) => (same ? 'w' : `w${i % 7}`)).join(' '), head_dim: d, seed: 0 });
     const s = pe.debertaScores({ q, k, pos_key: randomRows(pe, 2 * span, d, 4, 'pk'), pos_query: randomRows(pe, 2 * span, d, 5, 'pq'),
       seq: n, d, position_buckets: pb, max_relative_positions: mr });
-    return { n, delta, mapped, tokens, c2c: s.c2c, c2p: s.c2p, p2c: s.p2c, score: s.score, scale: s.scale };
+    // The same word everywhere: rows and columns are labelled by position.
+    return { n, pb, delta, mapped, tokens: same ? tokens.map((_, i) => String(i)) : tokens, c2c: s.c2c, c2p: s.c2p, p2c: s.p2c, score: s.score, scale: s.scale };
   },
   render(r) {
     const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens };
+    const mid = r.pb / 2, lo = r.delta[r.delta.length - 1], hi = r.delta[0];
+    const logb = L('log buckets', '对数分桶');
     return {
       plot: { series: [{ x: r.delta, y: r.mapped, kind: 'step', label: L('bucketed δ', '分桶后的 δ') }, { x: r.delta, y: r.delta, dash: [4, 3], label: 'δ' }],
+        ...(r.pb > 0 && { regions: [{ x0: lo, x1: -mid, label: logb }, { x0: mid, x1: hi, label: logb }] }),
         caption: L('DeBERTa relative position δ = i − j and its log bucket', 'DeBERTa 相对位置 δ = i − j 及其对数分桶'), xlabel: 'δ = i − j' },
       c2c: { ...o, data: r.c2c, caption: L('content→content', '内容→内容') },
       c2p: { ...o, data: r.c2p, caption: L('content→position', '内容→位置') },

@@ -1,6 +1,10 @@
-// Section 9: every scheme through the same attention engine — two side by side, and scheme A's terms.
+// Section 9: every scheme through the same attention engine — two side by side, and scheme A's terms; optionally scheme
+// A (none or RoPE) at a long context, the text repeated to `length` tokens: the full causal/bidirectional attention
+// matrix of the head through pe.gpu (WebGPU or wasm), drawn max-pooled on a log scale.
 import { L } from '../params.js';
+import { backendParam, backendOf, gpuCall } from '../backend.js';
 
+const POOL = 256;   // the long-context matrix is drawn as POOL × POOL cells: log10 of the max of each block
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'multiplicative', 'shaw', 'transformer_xl', 't5', 'deberta', 'tupe', 'rope', 'alibi', 'xpos'];
 const TERM = { content_content: L('content–content', '内容–内容'), content_position: L('content–position', '内容–位置'), position_content: L('position–content', '位置–内容'),
   position_position: L('position–position', '位置–位置'), bias: L('bias', '偏置'), scores: L('sum = scores', '总和 = 分数') };
@@ -20,18 +24,24 @@ export default {
     head_dim: { type: 'enum', values: [16, 32, 64], default: 32, label: L('head_dim', 'head_dim') },
     causal: { type: 'bool', default: true, label: L('causal', '因果') },
     view: { type: 'enum', values: ['probs', 'scores'], default: 'probs', label: L('Show', '显示') },
+    length: { type: 'enum', values: [0, 1024, 4096, 8192], default: 0, label: L('Long context: A at this many tokens (0 = off)', '长上下文：A 在这么多 token 上（0 = 关）') },
+    backend: backendParam,
   },
-  check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) } : null),
+  check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) }
+    : p.length && !LONG.includes(p.a) ? { param: 'length', rule: L(`0 when scheme A is ${p.a} (the long-context view computes ${LONG.join(' or ')})`, `0（方案 A 为 ${p.a}；长上下文视图只计算 ${LONG.join(' 或 ')}）`) } : null),
   panels: (p, r) => [{ id: 'A', block: 'heatmap', size: 300 }, { id: 'B', block: 'heatmap', size: 300 },
-    ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 200 }))],
-  compute(pe, { text, a, b, heads, head, head_dim, causal }) {
+    ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 200 })),
+    ...(p.length ? [{ id: 'long', block: 'heatmap', size: 320 }] : [])],
+  async compute(pe, p, ctx) {
+    const { text, a, b, heads, head, head_dim, causal } = p;
     const run = (type) => pe.attention({ scheme: { type }, text, heads, head_dim, causal, seed: 0 });
     const A = run(a), B = run(b), n = A.seq, sl = (x) => x.slice(head * n * n, (head + 1) * n * n);
     // Raw scores without the mask (a causal mask is itself not permutation-equivariant).
     const perm = (type) => (n < 2 ? 0 : pe.permutationChange({ scheme: { type }, text, i: 0, j: n - 1, heads, head_dim, causal: false, seed: 0 }));
     const terms = {};
     for (const name of A.term_names) terms[name] = sl(A.terms[name]);
-    return { n, tokens: A.tokens, names: A.term_names, A: { probs: sl(A.probs), scores: sl(A.scores) }, B: { probs: sl(B.probs), scores: sl(B.scores) }, terms, permA: perm(a), permB: perm(b) };
+    const r = { n, tokens: A.tokens, names: A.term_names, A: { probs: sl(A.probs), scores: sl(A.scores) }, B: { probs: sl(B.probs), scores: sl(B.scores) }, terms, permA: perm(a), permB: perm(b) };
+    return p.length ? { ...r, ...(await longContext(pe, p, ctx)) } : r;
   },
   render(r, p) {
     const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, ...(p.view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
@@ -42,6 +52,33 @@ export default {
         { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB.toExponential(3) }],
     };
     for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM[t] ?? t };
+    if (r.long) {
+      out.long = { data: r.long, rows: POOL, cols: POOL, caption: L(`A (${p.a}${p.a === 'rope' ? ', θ = 10000' : ''}) at ${p.length} tokens (the text repeated), head ${p.head}: log10 softmax(q·kᵀ/√d), max of each ${p.length / POOL}×${p.length / POOL} block (masked: blank)`,
+        `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个 token 上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };
+    }
     return out;
   },
 };
+
+/** Schemes the long-context view computes (pe.gpu's attention scores: RoPE or none). */
+const LONG = ['none', 'rope'];
+
+/** Scheme A's attention of one head over `length` tokens (the text's projections repeated), pooled to POOL × POOL, log10. */
+async function longContext(pe, p, ctx) {
+  const { text, a, heads, head, head_dim: d, causal, length: n } = p;
+  const t = pe.textQKV({ text, heads, head_dim: d, seed: 0 }), m = t.tokens.length;
+  const q = new Float32Array(n * d), k = new Float32Array(n * d);
+  for (let i = 0; i < n; i++) {
+    const src = ((i % m) * heads + head) * d;
+    q.set(t.q.subarray(src, src + d), i * d);
+    k.set(t.k.subarray(src, src + d), i * d);
+  }
+  const r = await pe.gpu.attentionScores({ q, k, seq: n, head_dim: d, causal, rope: a === 'rope' ? { rope_theta: 10000 } : null, ...gpuCall(p, ctx) });
+  const pooled = new Float32Array(POOL * POOL), s = n / POOL;
+  for (let i = 0; i < n; i++) {
+    const row = r.values.subarray(i * n, (i + 1) * n), base = Math.floor(i / s) * POOL;
+    for (let j = 0; j < n; j++) if (row[j] > pooled[base + Math.floor(j / s)]) pooled[base + Math.floor(j / s)] = row[j];
+  }
+  // the badge: the engine's panels are wasm's, the long-context matrix the backend pe.gpu reports
+  return { long: pooled.map(Math.log10), backend: backendOf([{ backend: 'wasm' }, r]) };
+}

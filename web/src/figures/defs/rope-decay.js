@@ -1,11 +1,10 @@
-// Section 5: RoPE's long-range decay — ⟨R_m q, R_n k⟩ against n − m over long windows (swept in chunks, with progress
-// and cancel), and Su's bound from the Abel summation, drawn as a true bound:
+// Section 5: RoPE's long-range decay — ⟨R_m q, R_n k⟩ against n − m over long windows (through pe.gpu: WebGPU or wasm,
+// with progress and cancel), and Su's bound from the Abel summation, drawn as a true bound:
 //   |Σ_i h_i e^{i r θ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j(r)|,  S_j(r) = Σ_{i<j} e^{i r θ_i},  h_{d/2} = 0,
 // where h_i = q̃_i · conj(k̃_i) for the complex pairs (q_{2i} + i q_{2i+1}) of the interleaved layout the sweep uses.
 import { L } from '../params.js';
 import { randomRows } from './util.js';
-
-const CHUNK = 32768;
+import { backendParam, backendOf, gpuCall } from '../backend.js';
 const abelFactor = (q, k) => {
   // max_i |h_{i+1} − h_i| with h_{d/2} = 0 (bookkeeping on the two input vectors; the sums S_j come from the package)
   const h = [];
@@ -31,41 +30,38 @@ export default {
     window: { type: 'enum', values: [256, 4096, 16384, 65536, 262144, 1048576], default: 65536, label: L('Window', '窗口') },
     bound: { type: 'bool', default: true, label: L('Su’s bound', '苏的上界') },
     at: { type: 'int', min: -1048576, max: 1048576, default: 15000, label: L('Read out at n − m', '读取 n − m =') },
+    backend: backendParam,
   },
   panels: (p) => [{ id: 'plot', block: 'lines', height: 280 }, ...(p.bound ? [{ id: 'bound', block: 'lines', height: 240, logY: true }] : [])],
-  async compute(pe, { qk, base, base2, d, window: n, bound }, ctx) {
+  async compute(pe, p, ctx) {
+    const { qk, base, base2, d, window: n, bound } = p;
     const bases = base2 && base2 !== base ? [base, base2] : [base];
     const width = Math.min(900, n);
     const vec = qk === 'random' ? randomRows(pe, 2, d, 0, 'qk') : new Float32Array(2 * d).fill(1);
     const q = vec.slice(0, d), k = vec.slice(d);
     const qPos = qk === 'mid' ? Math.floor(n / 2) : 0;
-    const total = bases.length * n * (bound ? 2 : 1);
-    let done = 0, backend = 'wasm';
+    // pe.gpu: WebGPU where the crossover measured on this adapter says it is faster (or as `backend` forces), else wasm
+    const steps = bases.length * (bound ? 2 : 1), results = [];
+    const gpu = async (method, o) => {
+      const r = await pe.gpu[method]({ ...o, ...gpuCall(p, ctx), progress: (f) => ctx.progress((results.length + f) / steps) });
+      results.push(r);
+      return r.values;
+    };
     const curves = [];
     for (const b of bases) {
-      const values = new Float32Array(n);
-      for (let start = 0; start < n; start += CHUNK) {
-        const count = Math.min(CHUNK, n - start);
-        // pe.gpu: WebGPU where the crossover measured on this adapter says it is faster, else wasm (same values)
-        const r = await pe.gpu.ropeInnerProductSweep({ q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: start, count });
-        values.set(r.values, start);
-        if (r.backend === 'webgpu') backend = 'webgpu';
-        done += count; ctx.progress(done / total);
-        await ctx.checkpoint();
-      }
+      const values = await gpu('ropeInnerProductSweep', { q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: 0, count: n });
       const env = pe.envelope(values, width), inv = pe.ropeInvFreq({ rotary_dim: d, rope_theta: b });
       const c = { base: b, min: env.min, max: env.max, values, quarter: Math.PI / 2 / inv[inv.length - 1] };
       if (bound) {
-        const far = Math.max(qPos, n - 1 - qPos), avg = pe.ropeDecayBound({ rotary_dim: d, rope_theta: b, count: far + 1 });
+        const far = Math.max(qPos, n - 1 - qPos), avg = await gpu('ropeDecayBound', { rotary_dim: d, rope_theta: b, count: far + 1 });
         const factor = abelFactor(q, k) * (d / 2), abs = new Float32Array(n), B = new Float32Array(n);
         for (let i = 0; i < n; i++) { abs[i] = Math.abs(values[i]); B[i] = factor * avg[Math.abs(i - qPos)]; }
-        done += n; ctx.progress(done / total);
         c.absMax = pe.envelope(abs, width).max; c.boundMax = pe.envelope(B, width).max; c.factor = factor / (d / 2);
-        await ctx.checkpoint();
       }
       curves.push(c);
+      await ctx.checkpoint();
     }
-    return { curves, qPos, n, width, backend };
+    return { curves, qPos, n, width, backend: backendOf(results) };
   },
   render(r, p, { ms } = {}) {
     const dx = r.n / r.width, x0 = -r.qPos, baseL = (b) => L(`base ${b}`, `底数 ${b}`);
@@ -86,8 +82,7 @@ export default {
     out.readouts = r.curves.map((c, i) => ({ id: i ? 'at2' : 'at', label: L(`score at n − m = ${p.at}, base ${c.base}`, `n − m = ${p.at} 处的分数，底数 ${c.base}`),
       value: inside ? c.values[idx] : NaN,
       text: inside ? undefined : L(`outside the computed window (${-r.qPos} … ${r.n - 1 - r.qPos})`, `在计算窗口之外（${-r.qPos} … ${r.n - 1 - r.qPos}）`) }));
-    const by = r.backend === 'webgpu' ? 'WebGPU' : 'wasm';
-    if (ms !== undefined) out.status = L(`${r.n.toLocaleString('en')} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms · ${by}`, `${r.n} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms · ${by}`);
+    if (ms !== undefined) out.status = L(`${r.n.toLocaleString('en')} distances × ${r.curves.length} curve(s) in ${ms.toFixed(0)} ms`, `${r.n} 个距离 × ${r.curves.length} 条曲线，用时 ${ms.toFixed(0)} ms`);
     return out;
   },
 };

@@ -1,5 +1,6 @@
-// Section 5: Su's decay curve, reproducing the source's figure (d = 128, relative distance 0…256).
+// Section 5: Su's decay curve, reproducing the source's figure (d = 128, relative distance 0…256), through pe.gpu.
 import { L } from '../params.js';
+import { backendParam, gpuCall } from '../backend.js';
 
 export default {
   name: 'su-decay',
@@ -12,9 +13,13 @@ export default {
     rotary_dim: { type: 'enum', values: [32, 64, 128, 256, 512], default: 128, label: L('d', 'd') },
     rope_theta: { type: 'enum', values: [100, 1000, 10000, 500000], default: 10000, label: L('Base', '底数') },
     count: { type: 'int', min: 2, max: 65536, default: 257, label: L('Distances', '距离数') },
+    backend: backendParam,
   },
   panels: () => [{ id: 'plot', block: 'lines', height: 240 }],
-  compute(pe, p) { return { avg: pe.ropeDecayBound(p) }; },
+  async compute(pe, p, ctx) {
+    const r = await pe.gpu.ropeDecayBound({ rotary_dim: p.rotary_dim, rope_theta: p.rope_theta, count: p.count, ...gpuCall(p, ctx) });
+    return { avg: r.values, backend: r.backend };
+  },
   render(r) {
     return { plot: { series: [{ y: r.avg, label: L('(1/(d/2))·Σ_j |S_j|', '(1/(d/2))·Σ_j |S_j|') }],
       caption: L('RoPE’s long-range decay (relative size)', 'RoPE 的远程衰减（相对大小）'), xlabel: L('relative distance', '相对距离'), ylabel: L('relative size', '相对大小') } };

@@ -7,8 +7,8 @@ export default {
   title: L('Transformer-XL: four terms with memory', 'Transformer-XL：带记忆的四项'),
   description: L('Content–content, content–position (sinusoidal R_{i−j}), global content bias u and global position bias v, with cached memory rows.',
     '内容–内容、内容–位置（正弦 R_{i−j}）、全局内容偏置 u、全局位置偏置 v，并带缓存的记忆行。'),
-  takeaway: L('Terms (b) and (d) depend on the query–key distance only, so (d) is constant along every diagonal; (c) is the same for every query (constant down each column).',
-    '(b) 和 (d) 只依赖查询与键的距离，所以 (d) 沿每条对角线不变；(c) 对所有查询相同（每列上下一致）。'),
+  takeaway: L('(d) sees only the distance i − j: constant along every diagonal; (c) sees only the key: constant down each column; (b) mixes the query’s content with the distance. Keys after the query (grey) are masked.',
+    '(d) 只看距离 i − j：沿每条对角线不变；(c) 只看键：每列上下一致；(b) 把查询的内容与距离混在一起。查询之后的键（灰色）被掩码遮住。'),
   params: {
     text: { type: 'string', default: 'a b c d e f g h', maxLength: 200, label: L('Text', '文本') },
     mem: { type: 'int', min: 0, max: 16, default: 2, label: L('Memory rows', '记忆长度') },
@@ -21,15 +21,17 @@ export default {
     const uv = randomRows(pe, 2, d, 2, 'bias');
     const r = pe.xlPositionEmbedding({ klen, d });
     const out = pe.xlScores({ q: seg.q, k, r, u: uv.subarray(0, d), v: uv.subarray(d), qlen, klen, d });
+    // The position terms right of the causal boundary are rel_shift's leftovers, not distances: masked like the score.
+    for (const t of [out.b, out.d]) out.score.forEach((s, i) => { if (s === -Infinity) t[i] = NaN; });
     return { qlen, klen, rows: seg.tokens, cols: [...Array.from({ length: mem }, (_, i) => `m${i}`), ...seg.tokens], ...out };
   },
   render(r) {
     const o = { rows: r.qlen, cols: r.klen, rowLabels: r.rows, colLabels: r.cols };
     return {
       a: { ...o, data: r.a, caption: L('(a) content–content', '(a) 内容–内容') },
-      b: { ...o, data: r.b, caption: L('(b) content–position', '(b) 内容–位置') },
-      c: { ...o, data: r.c, caption: L('(c) global content bias', '(c) 全局内容偏置') },
-      d: { ...o, data: r.d, caption: L('(d) global position bias', '(d) 全局位置偏置') },
+      b: { ...o, data: r.b, caption: L('(b) content–position: query and distance', '(b) 内容–位置：查询与距离') },
+      c: { ...o, data: r.c, caption: L('(c) global content bias: constant down each column', '(c) 全局内容偏置：每列不变') },
+      d: { ...o, data: r.d, caption: L('(d) global position bias: constant along diagonals', '(d) 全局位置偏置：沿对角线不变') },
       score: { ...o, data: r.score, caption: L('score (a+b+c+d)/√d, causal', '总分 (a+b+c+d)/√d，因果') },
       readouts: [{ id: 'last', label: L('score[last, last]', 'score[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
     };
