@@ -103,7 +103,8 @@ test('URL state: bad keys and values → defaults, a visible translated notice l
     'permutation.i': '40',                     // 0–63, but the default text has 3 tokens: refused by the first paint
     's4d-d': 'abc', 's4d-m': 'NaN', 's4d-n': '1.5', 's2-pos': '1e400', 's2-k': '99999999', 's3r-step': '9', 's2l-clamp': '2', lang: 'fr',
   };
-  const q = new URLSearchParams({ ...bad, 'rope-rotation.m': '5', 'explorer.heads': '1', 's4d-base': '500000' });
+  // valid ones are kept — sinusoidal.d starts a section-2 draw while the compute worker still loads (that request was lost)
+  const q = new URLSearchParams({ ...bad, 'rope-rotation.m': '5', 'explorer.heads': '1', 's4d-base': '500000', 'sinusoidal.d': '64' });
   const { page } = await open(`/?${q}`);
   for (const id of ['rope-rotation', 'sinusoidal', 'explorer', 'attention', 'permutation']) assert.equal(await paint(page, id), 'ok', id);
   await page.waitForFunction(() => document.querySelector('#state-notice li[data-key="permutation.i"]'));
@@ -126,10 +127,11 @@ test('URL state: bad keys and values → defaults, a visible translated notice l
   assert.deepEqual(await page.evaluate(() => ['s4d-d', 's4d-m', 's4d-n', 's2-pos', 's2-k', 's3r-step', 's4d-base'].map((id) => document.getElementById(id).value)),
     ['16', '7', '2', '7', '13', '0', '500000']);
   assert.equal(await page.$eval('#s2l-clamp', (el) => el.checked), false);
-  await page.waitForFunction(() => document.body.dataset.pending === '0');
+  await page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 10000 });
+  assert.equal(await page.$eval('#s2-shift-vec', (el) => JSON.parse(el.dataset.moved).length), 64, 'the shift check used d = 64');
   assert.deepEqual(await visibleErrors(page), [], 'no section or figure shows an error');
   // the address keeps only what was used
-  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { 'rope-rotation.m': '5', 'explorer.heads': '1', 's4d-base': '500000' });
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { 'rope-rotation.m': '5', 'explorer.heads': '1', 's4d-base': '500000', 'sinusoidal.d': '64' });
   // translated: the notice follows the language switch
   await page.click('#lang-zh');
   const zh = await notice(page);
