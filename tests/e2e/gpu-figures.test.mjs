@@ -109,24 +109,30 @@ test('with WebGPU (SwiftShader): backend="webgpu" paints and its badge says WebG
   });
 });
 
-test('with WebGPU: changing a control mid-sweep aborts the old sweep (AbortSignal) and only the new state is drawn', async () => {
-  await withFigurePage(gpuArgs, async (p) => {
-    const fresh = await show(p, { figure: 'rope-decay', d: 512, base2: 0, bound: false, window: 4096, backend: 'webgpu' });
-    const aborted = await p.$eval('#f', (el) => {
-      const before = el.aborted;
-      el.setAttribute('window', '1048576');   // 2^20 distances × 256 frequencies: seconds on SwiftShader
-      return before;
+for (const [name, args, backend] of [['with WebGPU', gpuArgs, 'webgpu'], ['without WebGPU (wasm, in steps of 2^15 distances)', CHROMIUM_ARGS, 'wasm']]) {
+  test(`${name}: changing a control mid-sweep aborts the old sweep (AbortSignal) and only the new state is drawn`, async () => {
+    await withFigurePage(args, async (p) => {
+      // one sweep (one base, no bound): progress strictly between 0 and 1 comes from inside that pe.gpu call
+      const fresh = await show(p, { figure: 'rope-decay', d: 512, base2: 0, bound: false, window: 4096, backend });
+      const aborted = await p.$eval('#f', (el) => {
+        const bar = el.shadowRoot.querySelector('progress');
+        window.seen = [];
+        new MutationObserver(() => window.seen.push(bar.value)).observe(bar, { attributes: true, attributeFilter: ['value'] });
+        const before = el.aborted;
+        el.setAttribute('window', '1048576');   // 2^20 distances × 256 frequencies
+        return before;
+      });
+      await p.waitForFunction(() => window.seen.some((v) => v > 0 && v < 1), null, { timeout: 60000 });
+      const now = await show(p, { window: 4096 });
+      await p.waitForFunction((n) => document.querySelector('#f').aborted > n, aborted, { timeout: 60000 });
+      await new Promise((r) => setTimeout(r, 1000));   // a sweep that was not stopped would paint over it by now
+      const later = await p.$eval('#f', (el) => [el.toCSV(), el.shadowRoot.querySelector('.status').dataset.state]);
+      assert.equal(later[1], 'done');
+      for (const csv of [now.csv, later[0]]) assert.equal(csv, fresh.csv, 'the 4096-distance state, not the superseded 2^20 one');
+      assert.deepEqual(now.badge, backend === 'webgpu' ? ['webgpu', 'computed by WebGPU'] : ['wasm', 'computed by wasm']);
     });
-    await p.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('progress').value > 0, null, { timeout: 60000 });
-    const now = await show(p, { window: 4096 });
-    await p.waitForFunction((n) => document.querySelector('#f').aborted > n, aborted, { timeout: 60000 });
-    await new Promise((r) => setTimeout(r, 1000));   // a sweep that was not stopped would paint over it by now
-    const later = await p.$eval('#f', (el) => [el.toCSV(), el.shadowRoot.querySelector('.status').dataset.state]);
-    assert.equal(later[1], 'done');
-    for (const csv of [now.csv, later[0]]) assert.equal(csv, fresh.csv, 'the 4096-distance state, not the superseded 2^20 one');
-    assert.deepEqual(now.badge, ['webgpu', 'computed by WebGPU']);
   });
-});
+}
 
 test('without WebGPU: every such figure is computed by wasm (auto or forced), badge says wasm, numbers exactly the wasm API\'s', async () => {
   const env = (v) => pe.envelope(v, Math.min(900, v.length));

@@ -92,7 +92,7 @@ function showNotice() {
     p.textContent = tr(intro); ul.dataset.kind = kind;
     for (const it of items.slice(0, SHOWN)) {
       const li = document.createElement('li'), code = document.createElement('code');
-      code.textContent = it.key; li.dataset.key = it.key;
+      code.textContent = short(it.key); li.dataset.key = it.key;
       li.append(code, it.value !== undefined ? ` = "${short(it.value)}"` : '', ` — ${tr(it.why)}`);
       ul.append(li);
     }
@@ -158,28 +158,32 @@ function refuses(el, v) {
   return null;
 }
 
-/** Applies the URL's figure parameters to figure `f` ({param: value}); every one it refuses is removed and noted. */
+/** Applies the URL's figure parameters to figure `f` ({param: value}); every one it refuses is left out (or removed) and noted. */
 function applyFigure(f, params) {
   const names = new Set(describeFigure(f.getAttribute('figure')).params.map((p) => p.name));
   const applied = new Map();
-  for (const [name, v] of Object.entries(params)) {
-    if (names.has(name)) { f.setAttribute(name, v); applied.set(name, v); }
-    else notes.load.push({ key: `${f.id}.${name}`, value: v, why: T.noParam(f.getAttribute('figure')) });
-  }
-  const refuse = (e) => {
-    f.removeAttribute(e.attribute);
+  const refuse = (el, e) => {
+    el.removeAttribute(e.attribute);
     notes.load.push({ key: `${f.id}.${e.attribute}`, value: applied.get(e.attribute), why: e.text });
     applied.delete(e.attribute);
   };
-  // The figure's own rules: each parameter's, then the cross-checks (e.g. a head index below the number of heads).
-  for (;;) {
-    try { void f.params; break; } catch (e) { if (!applied.has(e.attribute)) break; refuse(e); }
+  // The figure's own rules — each parameter's, then the cross-checks (e.g. a head index below the number of heads) —
+  // checked on a detached copy, so the figure itself (and the page listening to it) only ever sees values it accepts.
+  const probe = document.createElement('posenc-figure');
+  for (const a of f.getAttributeNames()) if (a !== 'id') probe.setAttribute(a, f.getAttribute(a));
+  for (const [name, v] of Object.entries(params)) {
+    if (names.has(name)) { probe.setAttribute(name, v); applied.set(name, v); }
+    else notes.load.push({ key: `${f.id}.${name}`, value: v, why: T.noParam(f.getAttribute('figure')) });
   }
+  for (;;) {
+    try { void probe.params; break; } catch (e) { if (!applied.has(e.attribute)) break; refuse(probe, e); }
+  }
+  for (const [name, v] of applied) f.setAttribute(name, v);
   // Rules that need the computation (e.g. a token index within the text): the first paint reports them.
   if (applied.size) {
     f.ready.catch((e) => {
       if (!e?.text || !applied.has(e.attribute) || f.getAttribute(e.attribute) !== applied.get(e.attribute)) return;
-      refuse(e); showNotice(); writeUrl();
+      refuse(f, e); showNotice(); writeUrl();
     });
   }
 }
