@@ -160,13 +160,19 @@ test('Qwen2.5-VL-7B: M-RoPE [16, 24, 24] over 64 pairs of head 128; vision tower
   assert.equal(rope_deltas, 6 + 1 - L);
 });
 
-test('Devstral-Small-2 (v5 rope_parameters in text_config): YaRN x48 at theta 1e8; llama_4_scaling_beta reported; Pixtral', () => {
+test('Devstral-Small-2 (v5 rope_parameters in text_config): YaRN x48 at theta 1e8; llama_4_scaling_beta query scale; Pixtral', () => {
   const r = pe.ropeFromConfig(text('Devstral-Small-2-24B-Instruct.json'));
   assert.deepEqual([r.source, r.rope_type, r.head_dim, r.rope_theta, r.factor], ['text_config.rope_parameters', 'yarn', 128, 1e8, 48]);
   assert.equal(393216 / 8192, 48);
   close(r.inv_freq, yarn({ b: 1e8, d: 128, factor: 48, orig: 8192 }).inv, 'yarn');
   assert.equal(r.attention_scaling, 1); // mscale == mscale_all_dim
-  assert.ok(r.warnings.some((w) => w.startsWith('text_config.rope_parameters.llama_4_scaling_beta: ignored')), r.warnings.join('\n'));
+  assert.deepEqual(r.warnings, []);
+  // HF Ministral3Attention: queries × 1 + beta·ln(1 + ⌊p / original_max_position_embeddings⌋) at position p = seq_len − 1
+  assert.deepEqual(r.attn_temperature, { floor_scale: 8192, attn_scale: 0.1, form: 'ministral3', scale_at_seq_len: null });
+  for (const p of [0, 8191, 8192, 3 * 8192, 100000, 393215]) {
+    const s = pe.ropeFromConfig(text('Devstral-Small-2-24B-Instruct.json'), { seq_len: p + 1 }).attn_temperature.scale_at_seq_len;
+    assert.ok(Math.abs(s - (1 + 0.1 * Math.log(1 + Math.floor(p / 8192)))) < 1e-15, `p = ${p}: ${s}`);
+  }
   assert.deepEqual(r.vision_rope, { variant: 'pixtral', rotary_dim: 64, rope_theta: 10000, max_patches_per_side: Math.floor(1540 / 14) });
 });
 

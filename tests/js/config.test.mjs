@@ -93,7 +93,7 @@ test('Llama 4 Scout: iRoPE (every 4th layer NoPE), chunked layers rotate with a 
   close(r.inv_freq, want, REL, 'step');
   assert.equal(r.llama3_bands.n_smoothed, 0);
   assert.equal(r.llama3_bands.n_scaled, want.filter((f, i) => f !== theta(5e5, 128)[i]).length);
-  assert.deepEqual(r.attn_temperature, { floor_scale: 8192, attn_scale: 0.1, scale_at_seq_len: 1 + 0.1 * Math.log(1 + 2) });
+  assert.deepEqual(r.attn_temperature, { floor_scale: 8192, attn_scale: 0.1, form: 'llama4', scale_at_seq_len: 1 + 0.1 * Math.log(1 + 2) });
   assert.match(r.warnings.join('\n'), /no_rope_layers: empty or not set/);
 });
 

@@ -167,7 +167,8 @@ export class RopeScalingApi extends Core {
    *   (1 = RoPE; empty → every `no_rope_layer_interval`-th (4) layer NoPE), Qwen3-Next/3.5 `linear_attention`; null
    *   when the config has no schedule.
    * - `mla` (DeepSeek-V2/V3, Kimi K2: `qk_rope_head_dim` is the rotary head, `rope_interleave`), with the softmax
-   *   scale qk_head_dim^(−1/2)·get_mscale(factor, mscale_all_dim)²; `attn_temperature` (Llama 4); `mrope_section` /
+   *   scale qk_head_dim^(−1/2)·get_mscale(factor, mscale_all_dim)²; `attn_temperature` (Llama 4, Ministral 3's
+   *   `llama_4_scaling_beta`: queries scaled by position); `mrope_section` /
    *   `mrope_interleaved` (Qwen2-VL / 2.5-VL / 3-VL); `layout` (interleaved for GPT-J, Cohere, MLA checkpoints).
    * - `warnings`: ignored keys, defaults HF fills in, dynamic NTK's cache behaviour.
    *

@@ -41,7 +41,7 @@ export interface ConfigPlan {
   layers: { type: string; rope: boolean }[] | null;
   layout: ConfigLayout;
   mla: { qk_rope_head_dim: number; qk_nope_head_dim: number; v_head_dim: number | null; rope_interleave: boolean } | null;
-  attn_temperature: { floor_scale: number; attn_scale: number } | null;
+  attn_temperature: { floor_scale: number; attn_scale: number; form: 'llama4' | 'ministral3' } | null;
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
   /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
   vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
@@ -183,6 +183,7 @@ export function readConfig(config: unknown): ConfigPlan {
 
   const types: Record<string, RopeSpec | false> = {};
   let mrope: ConfigPlan['mrope'] = null;
+  let betaTop: { beta: number; source: string } | null = null;
   for (const type of typeNames) {
     const usesRope = layers ? layers.some((l) => l.type === type && l.rope) : true;
     if (!usesRope && !(perType && isObj(dict[type]))) {
@@ -207,7 +208,10 @@ export function readConfig(config: unknown): ConfigPlan {
     } else {
       [d, source] = [dict, `${tp}${dictKey}`];
     }
-    const spec = readDict(d, source, warnings);
+    // Ministral 3 / Devstral 2: a query scale by position inside the scaling dict (HF _get_llama_4_attn_scale)
+    if (d.llama_4_scaling_beta != null && betaTop === null) betaTop = { beta: finite(`${source}.llama_4_scaling_beta`, d.llama_4_scaling_beta), source };
+    const { llama_4_scaling_beta: _beta, ...rest } = d;
+    const spec = readDict(rest, source, warnings);
     const global = type === 'full_attention' && text.global_head_dim != null;
     const hd = global ? posInt(`${tp}global_head_dim`, text.global_head_dim) : head_dim;
     const prfDict = opt(d.partial_rotary_factor, (v) => finite(`${source}.partial_rotary_factor`, v));
@@ -252,10 +256,17 @@ export function readConfig(config: unknown): ConfigPlan {
     v_head_dim: opt(text.v_head_dim, (v) => posInt(`${tp}v_head_dim`, v)),
     rope_interleave: text.rope_interleave !== false,
   };
-  const attn_temperature = text.attn_temperature_tuning ? {
+  let attn_temperature: ConfigPlan['attn_temperature'] = text.attn_temperature_tuning ? {
     floor_scale: opt(text.floor_scale, (v) => finite(`${tp}floor_scale`, v)) ?? 8192,
     attn_scale: opt(text.attn_scale, (v) => finite(`${tp}attn_scale`, v)) ?? 0.1,
+    form: 'llama4',
   } : null;
+  if (!attn_temperature && betaTop) {
+    // HF Ministral3Attention: every layer's queries × 1 + beta·ln(1 + ⌊p / original_max_position_embeddings⌋)
+    const orig = (types[default_type] as RopeSpec).original_max_position_embeddings;
+    if (orig === null) throw new PosencError(`${betaTop.source}.original_max_position_embeddings: required with llama_4_scaling_beta (the length of its steps)`);
+    attn_temperature = { floor_scale: orig, attn_scale: betaTop.beta, form: 'ministral3' };
+  }
   const vision_rope = visionRopeOf(c, warnings);
   return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, warnings: [...new Set(warnings)] };
 }

@@ -61,8 +61,13 @@ export interface RopeFromConfig extends ConfigRope {
     /** get_mscale(factor, mscale_all_dim)², 1 without yarn mscale_all_dim. */
     softmax_scale_factor: number;
   } | null;
-  /** Llama 4 (attn_temperature_tuning): NoPE layers scale queries by 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋). */
-  attn_temperature: { floor_scale: number; attn_scale: number; scale_at_seq_len: number | null } | null;
+  /**
+   * Query scaling by position p: Llama 4 (`attn_temperature_tuning`, form 'llama4') scales its NoPE layers' queries by
+   * 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋); Ministral 3 / Devstral 2 (`rope_parameters.llama_4_scaling_beta`,
+   * form 'ministral3') every layer's by 1 + attn_scale·ln(1 + ⌊p/floor_scale⌋), floor_scale = original_max_position_embeddings.
+   * scale_at_seq_len: the factor at the last position, p = seq_len − 1.
+   */
+  attn_temperature: { floor_scale: number; attn_scale: number; form: 'llama4' | 'ministral3'; scale_at_seq_len: number | null } | null;
   /** M-RoPE (Qwen2-VL / 2.5-VL / 3-VL): [t, h, w] frequency counts; interleaved for Qwen3-VL. */
   mrope_section: [number, number, number] | null;
   mrope_interleaved: boolean | null;
@@ -151,9 +156,11 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   }
   let attn_temperature: RopeFromConfig['attn_temperature'] = null;
   if (plan.attn_temperature) {
-    const { floor_scale, attn_scale } = plan.attn_temperature;
-    const at = seq === undefined || seq < 1 ? null : check(raw.llama4AttnScales(Float64Array.of(seq - 1), floor_scale, attn_scale))[0];
-    attn_temperature = { floor_scale, attn_scale, scale_at_seq_len: at };
+    const { floor_scale, attn_scale, form } = plan.attn_temperature;
+    // the core computes Llama 4's ⌊(p + 1)/floor_scale⌋; Ministral 3's ⌊p/floor_scale⌋ is that at p − 1 (p = 0: 1)
+    const q = seq === undefined || seq < 1 ? null : form === 'llama4' ? seq - 1 : seq - 2;
+    const at = q === null ? null : q < 0 ? 1 : check(raw.llama4AttnScales(Float64Array.of(q), floor_scale, attn_scale))[0];
+    attn_temperature = { floor_scale, attn_scale, form, scale_at_seq_len: at };
   }
   return {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
