@@ -41,8 +41,9 @@ function facts(r) {
   }
   if (r.mla) { en.push(`MLA: softmax scale ×${num(r.mla.softmax_scale_factor)} (mscale²)`); zh.push(`MLA：softmax 缩放 ×${num(r.mla.softmax_scale_factor)}（mscale²）`); }
   if (r.attn_temperature) {
-    const { floor_scale: f, attn_scale: a } = r.attn_temperature;
-    en.push(`temperature tuning: floor_scale ${f}, attn_scale ${a}`); zh.push(`温度调节：floor_scale ${f}，attn_scale ${a}`);
+    const { floor_scale: f, attn_scale: a, form } = r.attn_temperature;
+    if (form === 'llama4') { en.push(`temperature tuning: floor_scale ${f}, attn_scale ${a}`); zh.push(`温度调节：floor_scale ${f}，attn_scale ${a}`); }
+    else { en.push(`query scale: llama_4_scaling_beta ${a}, a step every ${f} tokens`); zh.push(`查询缩放：llama_4_scaling_beta ${a}，每 ${f} 个词元一级`); }
   }
   if (r.mrope_section) {
     en.push(`M-RoPE [${r.mrope_section.join(', ')}]${r.mrope_interleaved ? ' interleaved' : ''}`);

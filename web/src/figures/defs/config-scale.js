@@ -1,7 +1,7 @@
 // Section 6: the attention-scale factors a config applies, against the position (sequence length) — each point is
 // pe.ropeFromConfig(config, { seq_len }): YaRN / LongRoPE's attention_scaling (multiplies cos and sin, so the logits
-// by its square), DeepSeek's softmax factor mscale², and Llama 4's query temperature 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋)
-// on its NoPE layers. Past original_max_position_embeddings LongRoPE switches to its long factors (shaded).
+// by its square), DeepSeek's softmax factor mscale², Llama 4's query temperature 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋)
+// on its NoPE layers and Ministral 3's 1 + beta·ln(1 + ⌊p/original_max_position_embeddings⌋) on every layer. Past original_max_position_embeddings LongRoPE switches to its long factors (shaded).
 import { L } from '../params.js';
 import { LLAMA4, configParam, fromConfig, ropeTypes } from './config-common.js';
 
@@ -39,7 +39,10 @@ export default {
     const series = [{ x: r.x, y: r.scaling, label: L(`attention_scaling (cos, sin; ${r.rope_type})`, `attention_scaling（乘在 cos、sin 上；${r.rope_type}）`) },
       { x: r.x, y: Float64Array.from(r.scaling, (s) => s * s), dash: [4, 3], label: L('its effect on the logits: attention_scaling²', '对注意力分数的作用：attention_scaling²') }];
     if (r.mla != null) series.push({ x: r.x, y: new Float64Array(r.x.length).fill(r.mla), label: L('DeepSeek softmax factor mscale²', 'DeepSeek 的 softmax 因子 mscale²') });
-    if (r.temp) series.push({ x: r.x, y: r.temp, kind: 'step', label: L('Llama 4 query temperature (NoPE layers)', 'Llama 4 的查询温度（NoPE 层）') });
+    const llama4 = r.t?.form === 'llama4';
+    const tempLabel = llama4 ? L('Llama 4 query temperature (NoPE layers)', 'Llama 4 的查询温度（NoPE 层）')
+      : L('query scale, llama_4_scaling_beta (every layer)', '查询缩放 llama_4_scaling_beta（每一层）');
+    if (r.temp) series.push({ x: r.x, y: r.temp, kind: 'step', label: tempLabel });
     const first = r.longSet.indexOf(1);
     const regions = first >= 0 ? [{ x0: r.x[first], x1: r.end, label: L('LongRoPE long_factor in use', '使用 LongRoPE 的 long_factor') }] : [];
     const marks = [];
@@ -49,8 +52,8 @@ export default {
     ];
     if (r.mla != null) readouts.push({ id: 'mscale2', label: L('softmax factor mscale² (MLA)', 'softmax 因子 mscale²（MLA）'), value: r.mla });
     if (r.temp) {
-      readouts.push({ id: 'temperature', label: L(`query temperature at position ${r.x[last]}`, `位置 ${r.x[last]} 处的查询温度`), value: r.temp[last],
-        note: L(`1 + ${r.t.attn_scale}·ln(1 + ⌊(p + 1)/${r.t.floor_scale}⌋)`, `1 + ${r.t.attn_scale}·ln(1 + ⌊(p + 1)/${r.t.floor_scale}⌋)`) });
+      const f = `1 + ${r.t.attn_scale}·ln(1 + ⌊${llama4 ? '(p + 1)' : 'p'}/${r.t.floor_scale}⌋)`;
+      readouts.push({ id: 'temperature', label: L(`query scale at position ${r.x[last]}`, `位置 ${r.x[last]} 处的查询缩放`), value: r.temp[last], note: L(f, f) });
     }
     return {
       plot: { series, marks, regions, caption: L('Scale factors at each position (sequence length = position + 1)', '各位置（序列长度 = 位置 + 1）上的缩放因子'),
