@@ -80,6 +80,8 @@ const info = await ready;
 $('build-info').dataset.simd = String(info.simd);
 const setInfo = () => { $('build-info').textContent = tr({ en: `(running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`, zh: `（当前运行 ${info.simd ? 'WebAssembly SIMD128' : '标量 WebAssembly'} 版本）` }); };
 setInfo(); onLang(setInfo);
+const setNavLabel = () => document.querySelector('header nav').setAttribute('aria-label', tr({ en: 'Sections', zh: '章节' }));
+setNavLabel(); onLang(setNavLabel);
 setPending(0);
 await Promise.all(draws.map((d) => d()));
 document.body.dataset.ready = 'true';

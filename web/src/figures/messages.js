@@ -11,6 +11,7 @@ const RULES = [
   [/^must be an integer in \[(.+?)\] \(got (.+)\)$/, '必须是 [$1] 范围内的整数（收到 $2）'],
   [/^must be a positive integer \(got (.+)\)$/, '必须是正整数（收到 $1）'],
   [/^must be even \(got (.+)\)$/, '必须是偶数（收到 $1）'],
+  [/^(.+?) must be even \(got (.+)\)$/, '$1 必须是偶数（收到 $2）'],
   [/^must be a boolean \(got (.+)\)$/, '必须是布尔值（收到 $1）'],
   [/^must be a string \(got (.+)\)$/, '必须是字符串（收到 $1）'],
   [/^must be a number in (.+?) \(got (.+)\)$/, '必须是 $1 范围内的数（收到 $2）'],
@@ -25,13 +26,15 @@ const RULES = [
     '第 $2 项的位置 $1 超出了表的行范围 [$3, $4]（勾选“截断”可改为取最后一行）'],
   [/^length must be at most (.+?) \(got (.+)\)$/, '长度不能超过 $1（收到 $2）'],
   [/^(.+) exceeds the cap of (.+?)$/, '$1 超过上限 $2'],
-  [/^not valid JSON(?: for a table)?\b.*$/, '不是合法的 JSON 表格'],
+  [/^not valid JSON for a table\b.*$/, '不是合法的 JSON 表格'],
+  [/^not valid JSON\b.*$/, '不是合法的 JSON'],
   [/^entry \[(\d+)\]\[(\d+)\] must be a finite number.*$/, '第 [$1][$2] 项必须是有限数'],
   [/^row (\d+) must be an array of (\d+) numbers.*$/, '第 $1 行必须是 $2 个数组成的数组'],
   [/^not a \.npy file.*$|^bad magic.*$/i, '不是 .npy 文件'],
 ];
 // Values as validate.ts's show() writes them.
-const VALUES = [[/ \(a string\)/g, '（字符串）'], [/ \(a boolean\)/g, '（布尔值）'], [/ \(a BigInt\)/g, '（BigInt）'], [/^an? (\w+) of length (.+)$/, '长度为 $2 的 $1']];
+const VALUES = [[/ \(a string\)/g, '（字符串）'], [/ \(a boolean\)/g, '（布尔值）'], [/ \(a BigInt\)/g, '（BigInt）'],
+  [/（收到 an object）/g, '（收到一个对象）'], [/（收到 an? (\w+) of length (.+?)）/g, '（收到长度为 $2 的 $1）']];
 
 function zhRule(rule) {
   for (const [re, zh] of RULES) {
@@ -54,7 +57,7 @@ export function errorText(e) {
   const m = /^([\w.[\]-]+): (.+)$/s.exec(msg);
   if (m && e?.name === 'PosencError') {
     const zh = zhRule(m[2].trim());
-    return L(msg, zh ? `参数错误：${m[1]} ${zh}。` : `参数错误：${m[1]} 的取值不被接受（详细原因见英文界面）。`);
+    return L(msg, zh ? `参数错误：${m[1]}：${zh}。` : `参数错误：${m[1]} 的取值不被接受（详细原因见英文界面）。`);
   }
   return L(`The computation failed: ${msg}`, '计算失败（详细原因见英文界面）。');
 }

@@ -33,7 +33,7 @@ export default {
       c: { ...o, data: r.c, caption: L('(c) global content bias: constant down each column', '(c) 全局内容偏置：每列不变') },
       d: { ...o, data: r.d, caption: L('(d) global position bias: constant along diagonals', '(d) 全局位置偏置：沿对角线不变') },
       score: { ...o, data: r.score, caption: L('score (a+b+c+d)/√d, causal', '总分 (a+b+c+d)/√d，因果') },
-      readouts: [{ id: 'last', label: L('score[last, last]', 'score[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
+      readouts: [{ id: 'last', label: L('score[last, last]', '总分[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
     };
   },
 };

@@ -28,7 +28,7 @@ export default {
   },
   render(r) {
     return {
-      scale: { series: r.probe.map((p, i) => ({ y: r.scale[i], label: L(`position ${p}`, `位置 ${p}`) })), caption: L('query scale ζ_i^(n/scale_base) per pair', 'query 的逐对缩放 ζ_i^(n/scale_base)'), xlabel: L('pair i', '通道对 i'), ylabel: L('scale', '缩放') },
+      scale: { series: r.probe.map((p, i) => ({ y: r.scale[i], label: L(`position ${p}`, `位置 ${p}`) })), caption: L('query scale ζ_i^(n/scale_base) per pair', '查询向量的逐对缩放 ζ_i^(n/scale_base)'), xlabel: L('pair i', '通道对 i'), ylabel: L('scale', '缩放') },
       decay: { series: [{ y: r.rope, label: 'RoPE' }, { y: r.xpos, label: 'xPos' }], caption: L('q·k/√d of all-ones q, k against distance', '全 1 的 q、k：q·k/√d 与距离'), xlabel: L('distance', '距离'), ylabel: 'q·k/√d' },
       readouts: [{ id: 'first', label: L('score at distance 0', '距离 0 的分数'), value: r.xpos[0] }],
     };
