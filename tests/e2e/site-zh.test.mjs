@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import init from 'posenc';
-import { describeFigure, figureNames } from 'posenc/figures';
+import { describeFigure, figureNames } from '../../web/src/figures/index.js';   // the sources the site is built from
 import { openPage, settled } from './browser.mjs';
 import { zhVisibleText, englishWords } from './zh-text.mjs';
 import { errorText } from '../../web/src/figures/messages.js';
@@ -16,7 +16,7 @@ const shots = new URL('../../test-results/', import.meta.url);
 mkdirSync(shots, { recursive: true });
 const pe = await init();
 // The figures' parameter names and enum values are code (they are attribute names and values).
-const CODE = new Set(figureNames.flatMap((n) => describeFigure(n).params.flatMap((p) => [p.name, ...(p.values ?? []).map(String)])));
+const CODE = new Set(['true', 'false', ...figureNames.flatMap((n) => describeFigure(n).params.flatMap((p) => [p.name, ...(p.values ?? []).map(String)]))]);
 let ctx, page;
 
 before(async () => { ctx = await openPage('/?lang=zh', { width: 1280, height: 1400 }); page = ctx.page; });
@@ -45,6 +45,14 @@ test('PosencError messages in Chinese: the parameter name kept, the rule transla
     assert.deepEqual(englishWords([t.zh], CODE), [], t.zh);
   }
   assert.match(errorText(new TypeError('x is not a function')).zh, /^计算失败/);
+});
+
+test('every figure’s Chinese title, description, takeaway, labels and rules (gallery, embeds) have no English words', () => {
+  for (const n of figureNames) {
+    const d = describeFigure(n);
+    const texts = [d.title.zh, d.description.zh, d.takeaway.zh, ...d.params.flatMap((p) => [p.label.zh, p.rule.zh])];
+    assert.deepEqual(englishWords(texts, CODE), [], n);
+  }
 });
 
 test('zh mode: no English words in the visible text of the page and its figures', async () => {

@@ -12,7 +12,7 @@ export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.
 // su-decay.js, explorer.js write it where the page's prose says 词元). Remove it from this list once those say 词元.
 export const OWNED_ELSEWHERE = new Set(['token']);
 // Function names written in formulas that are plain text (readouts, captions): math, not English prose.
-export const MATH_NAMES = new Set('max min softmax sin cos exp log clip elu diag Re Im ms'.split(' '));
+export const MATH_NAMES = new Set('max min softmax sin cos exp log clip elu diag Re Im int ms'.split(' '));
 
 /** Visible text of `page` (a Playwright page) as a list of strings, shadow roots included. */
 export function zhVisibleText(page) {

@@ -121,7 +121,7 @@ export const sections = [
       const f = (v) => ui.fmt(v, 7), ok = (a, b, tol = 1e-4 * (1 + Math.abs(a))) => (Math.abs(a - b) <= tol ? '✓' : '✗');
       const c = (id, html, value) => { const el = ui.$(id); el.innerHTML = html; el.dataset.value = String(value); };
       c('s4d-c1', `${ok(r.c1.lhs, r.c1.shifted)} ⟨R<sub>${m}</sub>q, R<sub>${n}</sub>k⟩ = <b>${f(r.c1.lhs)}</b>; ⟨R<sub>${m + r.c1.s}</sub>q, R<sub>${n + r.c1.s}</sub>k⟩ = <b>${f(r.c1.shifted)}</b> ${ui.tr(L('(both positions moved by 5)', '（两个位置都加 5）'))}`, r.c1.lhs);
-      c('s4d-c2', `${ok(r.c2.nq, r.c2.nqm)} ‖q‖ = <b>${f(r.c2.nq)}</b>, ‖R<sub>${m}</sub>q‖ = <b>${f(r.c2.nqm)}</b>`, r.c2.nqm);
+      c('s4d-c2', `${ok(r.c2.nq, r.c2.nqm)} ‖q‖² = <b>${f(r.c2.nq)}</b>, ‖R<sub>${m}</sub>q‖² = <b>${f(r.c2.nqm)}</b>`, r.c2.nqm);
       c('s4d-c3', `${ok(r.c3.rot[0], r.c3.complex[0])}${ok(r.c3.rot[1], r.c3.complex[1])} ${ui.tr(L('pair 0 of the RoPE kernel', 'RoPE 核输出的第 0 对'))}: (<b>${f(r.c3.rot[0])}</b>, <b>${f(r.c3.rot[1])}</b>); (q₀ + i q₁)·e<sup>i·${m}θ₀</sup> ${ui.tr(L('with e<sup>i·m·θ₀</sup> from <code>freqs_cis</code>', '（e<sup>i·m·θ₀</sup> 取自 <code>freqs_cis</code>）'))} = (<b>${f(r.c3.complex[0])}</b>, <b>${f(r.c3.complex[1])}</b>)`, r.c3.rot[0]);
       c('s4d-c4', `${ok(r.c4.lhs, r.c4.rhs)} (R<sub>${m}</sub>q)ᵀ(R<sub>${n}</sub>k) = <b>${f(r.c4.lhs)}</b>; qᵀR<sub>${n - m}</sub>k = <b>${f(r.c4.rhs)}</b>`, r.c4.rhs);
       const F = r.forms, show = Math.min(d, 6);

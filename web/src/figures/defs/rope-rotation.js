@@ -1,12 +1,6 @@
 // Section 4: RoPE in one plane — rotate q by mθ and k by nθ; the dot product depends on m − n only.
 import { L } from '../params.js';
 
-const dot = (pe, a, b) => {
-  // ⟨a, b⟩ by the package's dot-product kernel (tableSimilarity of the 2-row table [a; b]).
-  const d = a.length, data = new Float32Array(2 * d); data.set(a); data.set(b, d);
-  return pe.tableSimilarity({ rows: 2, cols: d, data }, { metric: 'dot' })[1];
-};
-
 export default {
   name: 'rope-rotation',
   title: L('RoPE: a rotation whose dot product sees only m − n', 'RoPE：内积只看 m − n 的旋转'),
@@ -24,10 +18,12 @@ export default {
   panels: () => [{ id: 'plane', block: 'vec2', range: 1.6, bind: { q: 'q', k: 'k' } }],
   compute(pe, { q, k, m, n, theta }) {
     // One plane with inverse frequency θ: tables from ropeTablesScaled, rotation by ropeApplyTables.
-    const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n, n - m, 0] });
+    const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n] });
     const rot = (v, row) => pe.ropeApplyTables(Float32Array.from(v), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(row, row + 1), sin: t.sin.subarray(row, row + 1) });
-    const qm = rot(q, 0), kn = rot(k, 1), kRel = rot(k, 2);
-    return { qm, kn, dot: dot(pe, qm, kn), rel: dot(pe, Float32Array.from(q), kRel), raw: dot(pe, Float32Array.from(q), Float32Array.from(k)) };
+    const qm = rot(q, 0), kn = rot(k, 1);
+    // The three inner products by the package's ⟨R_a q, R_b k⟩ (ropeInnerProductSweep with this plane's θ).
+    const score = (a, b) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, layout: 'interleaved', inv_freq: [theta], q_position: a, k_start: b, count: 1 })[0];
+    return { qm, kn, dot: score(m, n), rel: score(0, n - m), raw: score(0, 0) };
   },
   render(r, p) {
     const [c0, c1] = ['#0072B2', '#D55E00'];
