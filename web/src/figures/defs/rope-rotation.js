@@ -4,8 +4,8 @@ import { L } from '../params.js';
 export default {
   name: 'rope-rotation',
   title: L('RoPE: a rotation whose dot product sees only m − n', 'RoPE：内积只看 m − n 的旋转'),
-  description: L('Drag q and k; R_m q and R_n k are rotated by mθ and nθ. Their dot product equals ⟨q, R_{n−m} k⟩.',
-    '拖动 q 和 k；R_m q 与 R_n k 分别旋转 mθ 与 nθ，它们的内积等于 ⟨q, R_{n−m} k⟩。'),
+  description: L('Drag q and k; Rₘq and Rₙk are rotated by mθ and nθ. Their dot product equals ⟨q, Rₙ₋ₘk⟩.',
+    '拖动 q 和 k；Rₘq 与 Rₙk 分别旋转 mθ 与 nθ，它们的内积等于 ⟨q, Rₙ₋ₘk⟩。'),
   takeaway: L('Change m and n together and the dot product stays put: it depends on m − n alone.',
     '让 m 和 n 一起变化，内积保持不变：它只依赖 m − n。'),
   params: {
@@ -33,7 +33,7 @@ export default {
         { id: 'k', x: p.k[0], y: p.k[1], label: 'k', color: c1, draggable: true },
         { id: 'qm', x: r.qm[0], y: r.qm[1], label: 'R_m q', color: c0, dashed: true },
         { id: 'kn', x: r.kn[0], y: r.kn[1], label: 'R_n k', color: c1, dashed: true }] },
-      readouts: [{ id: 'dot', label: L('⟨R_m q, R_n k⟩', '⟨R_m q, R_n k⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, R_{n−m} k⟩', '⟨q, R_{n−m} k⟩'), value: r.rel },
+      readouts: [{ id: 'dot', label: L('⟨Rₘq, Rₙk⟩', '⟨Rₘq, Rₙk⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, Rₙ₋ₘk⟩', '⟨q, Rₙ₋ₘk⟩'), value: r.rel },
         { id: 'raw', label: L('⟨q, k⟩', '⟨q, k⟩'), value: r.raw }],
     };
   },

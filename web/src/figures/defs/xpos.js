@@ -6,8 +6,8 @@ export default {
   title: L('xPos: RoPE with an explicit decay', 'xPos：带显式衰减的 RoPE'),
   description: L('The per-pair query scale of xPos at several positions, and q·k/√d of all-ones vectors against distance for RoPE and xPos.',
     'xPos 在几个位置上对查询向量的逐对缩放，以及全 1 向量的 q·k/√d 随距离的变化（RoPE 与 xPos）。'),
-  takeaway: L('xPos multiplies the score by ζ_i^(distance/scale_base) with ζ_i < 1: the score decays with distance on top of RoPE’s oscillation.',
-    'xPos 把分数乘以 ζ_i^(距离/scale_base)，ζ_i < 1：在 RoPE 的振荡之上分数随距离衰减。'),
+  takeaway: L('xPos multiplies pair i of the score by ζᵢ to the power distance/scale_base, with ζᵢ < 1: the score decays with distance on top of RoPE’s oscillation.',
+    'xPos 把分数的第 i 对乘以 ζᵢ 的（距离/scale_base）次方，ζᵢ < 1：在 RoPE 的振荡之上分数随距离衰减。'),
   params: {
     d: { type: 'enum', values: [32, 64, 128], default: 64, label: L('d', 'd') },
     scale_base: { type: 'enum', values: [128, 512, 2048], default: 512, label: L('scale_base', 'scale_base') },
@@ -30,7 +30,7 @@ export default {
   },
   render(r) {
     return {
-      scale: { series: r.probe.map((p, i) => ({ y: r.scale[i], label: L(`position ${p}`, `位置 ${p}`) })), caption: L('query scale ζ_i^(n/scale_base) per pair', '查询向量的逐对缩放 ζ_i^(n/scale_base)'), xlabel: L('pair i', '通道对 i'), ylabel: L('scale', '缩放') },
+      scale: { series: r.probe.map((p, i) => ({ y: r.scale[i], label: L(`position ${p}`, `位置 ${p}`) })), caption: L('query scale per pair: ζᵢ to the power n/scale_base', '查询向量的逐对缩放：ζᵢ 的 n/scale_base 次方'), xlabel: L('pair i', '通道对 i'), ylabel: L('scale', '缩放') },
       decay: { series: [{ y: r.rope, label: 'RoPE' }, { y: r.xpos, label: 'xPos' }], caption: L('q·k/√d of all-ones q, k against distance', '全 1 的 q、k：q·k/√d 与距离'), xlabel: L('distance', '距离'), ylabel: 'q·k/√d' },
       readouts: [{ id: 'first', label: L('score at distance 0', '距离 0 的分数'), value: r.xpos[0] }],
     };
