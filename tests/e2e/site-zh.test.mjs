@@ -66,6 +66,15 @@ test('zh mode: no English words in the visible text of the page and its figures'
   await page.screenshot({ path: new URL('zh-1280-full.png', shots).pathname, fullPage: true });
 });
 
+test('zh mode: the figure gallery (titles, descriptions, parameter tables, every figure) has no English words', async () => {
+  const g = await ctx.open('/gallery.html?lang=zh', { width: 1280, height: 1400 });
+  await paintAll(g);
+  const texts = await zhVisibleText(g);
+  assert.ok(texts.some((t) => t.includes('允许的值')), 'the parameter tables are collected');
+  assert.deepEqual(englishWords(texts, CODE), []);
+  await g.close();
+});
+
 test('zh mode: error messages are Chinese — a figure parameter, a PosencError inside a figure, the table loader', async () => {
   // A figure parameter out of range (FigureError, already bilingual).
   await page.$eval('#t5', (el) => el.setAttribute('head', '8'));
