@@ -131,3 +131,36 @@ test('defect 11: DeBERTa’s position terms see only the bucketed δ; Transforme
   await page.locator('#deberta').screenshot({ path: shotPath('defect11-deberta') });
   await page.locator('#transformer-xl').screenshot({ path: shotPath('defect11-transformer-xl') });
 });
+
+test('defect 18: the numbers shown come from the API — no dot products, norms or complex products assembled in page or figure code', async () => {
+  // Static: the page's scripts and the §4 and §7 figures take no square root or hypot of API results and write no
+  // complex product by hand; the figure's dot products are not assembled from tableSimilarity.
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const site = new URL('../../web/site/', import.meta.url), defs = new URL('../../web/src/figures/defs/', import.meta.url);
+  const files = [...readdirSync(site).filter((f) => f.endsWith('.js')).map((f) => new URL(f, site)),
+    ...['rope-rotation.js', 'xpos.js'].map((f) => new URL(f, defs))];
+  for (const f of files) {
+    const src = readFileSync(f, 'utf8');
+    for (const re of [/Math\.sqrt/, /Math\.hypot/, /q\[0\] \* cis/, ...(f.pathname.endsWith('rope-rotation.js') ? [/tableSimilarity/] : [])]) assert.doesNotMatch(src, re, `${f.pathname}`);
+  }
+  // Dynamic: §4's checks equal the API's own ⟨R_m q, R_n k⟩ (ropeInnerProductSweep) exactly.
+  const { randomRows } = await import('../../web/src/figures/defs/util.js');
+  const d = 16, qk = randomRows(pe, 2, d, 9, 'qk'), q = qk.slice(0, d), k = qk.slice(d);
+  const score = (x, a, y, b) => pe.ropeInnerProductSweep({ q: x, k: y, head_dim: d, rope_theta: 10000, layout: 'interleaved', q_position: a, k_start: b, count: 1 })[0];
+  await page.locator('#s4d-form').scrollIntoViewIfNeeded(); await settled(page);
+  const shown = (id) => page.$eval(`#${id}`, (el) => Number(el.dataset.value));
+  assert.equal(await shown('s4d-c1'), score(q, 7, k, 2));
+  assert.equal(await shown('s4d-c2'), score(q, 7, q, 7), '‖R_m q‖² by the API');
+  assert.equal(await shown('s4d-c4'), score(q, 0, k, 2 - 7), 'qᵀR_{n−m}k by the API');
+  // The rotation figure's three readouts, and xPos's scale panel (the package's table at angle 0).
+  const rr = await page.$eval('#rope-rotation', async (el) => { el.scrollIntoView(); await el.ready;
+    return ['dot', 'rel', 'raw'].map((id) => Number(el.shadowRoot.querySelector(`output[data-id="${id}"]`).dataset.value)); });
+  const s2 = (a, b) => pe.ropeInnerProductSweep({ q: [1.2, 0.3], k: [0.6, 0.9], head_dim: 2, layout: 'interleaved', inv_freq: [0.3], q_position: a, k_start: b, count: 1 })[0];
+  assert.deepEqual(rr, [s2(3, 1), s2(0, -2), s2(0, 0)]);
+  const { csvRows } = await import('./csv.mjs');
+  const xcsv = await page.$eval('#xpos', async (el) => { el.scrollIntoView(); await el.ready; return el.toCSV(); });
+  const zeta512 = csvRows(xcsv, 'scale', 'position 512').map((r) => Number(r.value));
+  const t = pe.xposTables({ rotary_dim: 64, positions: [0], centred: [512], scale_base: 512 });
+  assert.deepEqual(zeta512, Array.from(t.cos));
+  assert.ok(Math.abs(zeta512[0] - pe.xposZeta({ rotary_dim: 64 })[0]) < 1e-6, 'ζ_0^(512/512) = ζ_0');
+});

@@ -1,17 +1,17 @@
 // End to end: the built site in headless Chromium under the server's strict CSP. Every figure is a <posenc-figure>
 // from the package: for each section an interaction changes the figure, and a number it shows equals what the posenc
-// package computes here in Node. Then the site's defects of issue 12 that concern figures (one test each), the
-// language switch, URL state and permalinks, the Embed panel, embed.html in an iframe, the gallery, phone width,
-// contrast, and no console errors. Screenshots: test-results/.
+// package computes here in Node, with the defects of issue 12 that concern each section's figures, and no console
+// errors. The page as a whole (nav, language, URL state, embeds, gallery, accessibility, phone width):
+// site-page.test.mjs. Screenshots: test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import init from 'posenc';
 import { figureNames } from 'posenc/figures';
 import { openPage, settled } from './browser.mjs';
+import { helpers } from './site-helpers.mjs';
 import { csvRows } from './csv.mjs';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
-import { series } from '../../web/src/figures/blocks/colormap.js';
 
 const shots = new URL('../../test-results/', import.meta.url);
 mkdirSync(shots, { recursive: true });
@@ -22,51 +22,10 @@ let ctx, page;
 before(async () => { ctx = await openPage(); page = ctx.page; });
 after(async () => { await ctx?.close(); });
 
-// ── helpers: figures are <posenc-figure id="NAME"> ──
-const close = (a, b, rel = 1e-6) => Math.abs(a - b) <= rel * Math.max(1, Math.abs(b));
-/** Scrolls figure `id` into view and waits until its current state is painted ('ok' or the error message). */
-const ready = (id, p = page) => p.locator(`#${id}`).evaluate(async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
-const readout = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => Number(el.shadowRoot.querySelector(`output[data-id="${r}"]`)?.dataset.value ?? NaN), rid);
-const readoutText = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => el.shadowRoot.querySelector(`output[data-id="${r}"]`).textContent, rid);
-const block = (id, pid) => `#${id} >> [data-panel="${pid}"]`;
-/** A fingerprint of a panel's pixels (canvas) or shapes (plane). */
-const pixels = (id, pid, p = page) => p.$eval(`#${id}`, (el, pp) => {
-  const b = el.shadowRoot.querySelector(`[data-panel="${pp}"]`), c = b.shadowRoot.querySelector('canvas');
-  return c ? c.toDataURL() : b.shadowRoot.querySelector('svg').innerHTML;
-}, pid);
-/** Sets a figure parameter through its own control (as a reader does) and waits for the repaint. */
-async function control(id, name, value, p = page) {
-  await p.$eval(`#${id}`, (el, [n, v]) => {
-    const c = el.shadowRoot.querySelector(`[name="${n}"]`);
-    if (c.type === 'checkbox') c.checked = v; else c.value = String(v);
-    c.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-  }, [name, value]);
-  return ready(id, p);
-}
-const shown = (id, p = page) => p.$eval(`#${id}`, (el) => Number(el.dataset.value));
-async function set(id, value, p = page) {
-  await p.$eval(`#${id}`, (el, v) => {
-    if (el.type === 'checkbox') el.checked = v; else el.value = String(v);
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-    el.dispatchEvent(new Event('change', { bubbles: true }));
-  }, value);
-  await settled(p);
-}
+// ── helpers (site-helpers.mjs): figures are <posenc-figure id="NAME"> ──
+const { close, ready, readout, readoutText, block, pixels, control, shown, set, expectError } = helpers(() => page, () => ctx);
 const shoot = (section) => page.locator(`#${section}`).screenshot({ path: shotPath(section) });
 const csv = (id) => page.$eval(`#${id}`, (el) => el.toCSV());
-/** WCAG contrast ratio of two #rrggbb colours. */
-/** Removes the expected console error matching `re` from the collected errors (waiting up to 2 s for it). */
-async function expectError(re) {
-  for (let t = 0; t < 40 && !ctx.errors.some((e) => re.test(e)); t++) await new Promise((r) => setTimeout(r, 50));
-  const i = ctx.errors.findIndex((e) => re.test(e));
-  assert.ok(i >= 0, `console.error ${re}`);
-  ctx.errors.splice(i, 1);
-}
-function contrast(a, b) {
-  const lum = (h) => { const c = [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
-  const [x, y] = [lum(a), lum(b)].sort((u, v) => v - u);
-  return (x + 0.05) / (y + 0.05);
-}
 
 test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that paints, no section errors', async () => {
   assert.ok(await page.$$eval('.katex', (els) => els.length) > 20);
@@ -340,112 +299,6 @@ test('9 · explorer: permutation change = API; switching scheme changes figure a
   await page.mouse.move(p.x, p.y);
   assert.equal(await page.$eval(block('explorer', 'A'), (el) => el.hovered.value), r.probs[4 * r.seq + 2]);
   await shoot('s9');
-});
-
-test('a nav link lands on its section and stays there while figures paint (defect 4)', async () => {
-  const p = await ctx.open('/');
-  for (const id of ['s5', 's7', 's3']) {
-    await p.click(`nav a[href="#${id}"]`);
-    await p.waitForTimeout(1500);   // figures near the viewport compute and paint meanwhile
-    const top = await p.$eval(`#${id}`, (el) => el.getBoundingClientRect().top);
-    assert.ok(Math.abs(top) <= 2, `#${id} at ${top}px after the jump`);
-  }
-  await p.close();
-});
-
-test('language switch: sections and figures switch to Chinese and back', async () => {
-  await page.click('#lang-zh'); await settled(page);
-  assert.equal(await page.$eval('html', (el) => el.lang), 'zh-CN');
-  assert.equal(await page.locator('#s1 h2').innerText(), '1 · 为什么位置很重要');
-  assert.equal(await ready('permutation'), 'ok');
-  assert.equal(await page.$eval(block('permutation', 'a'), (el) => el.getAttribute('caption')), '原句：softmax(q·kᵀ/√d)');
-  assert.equal(await ready('rope-decay'), 'ok');
-  assert.match(await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').textContent), /用时/);
-  await page.waitForFunction(() => /lang=zh/.test(location.search));
-  await page.locator('#s4').screenshot({ path: shotPath('s4-zh') });
-  await page.locator('#s5').screenshot({ path: shotPath('s5-zh') });
-  assert.equal(await ready('attention'), 'ok');
-  const c = await page.$eval(block('attention', 'map'), (el) => el.cellCentre(1, 2));
-  await page.mouse.move(c.x, c.y);
-  assert.match(await page.$eval(block('attention', 'map'), (el) => el.shadowRoot.querySelector('.tip').textContent), /^行 1 .* · 列 2 /);
-  await page.click('#lang-en'); await settled(page);
-  assert.equal(await page.locator('#s1 h2').innerText(), '1 · Why position matters');
-});
-
-test('URL state and permalinks restore figures; the Embed panel gives script, iframe and files', async () => {
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('alibi.heads') === '6');
-  const p2 = await ctx.open('/?lang=zh&sinusoidal.d=64&explorer.a=t5&rope-rotation.m=10&rope-rotation.n=8&alibi.heads=6');
-  assert.equal(await p2.$eval('html', (el) => el.dataset.lang), 'zh');
-  assert.equal(await ready('sinusoidal', p2), 'ok');
-  assert.equal(await p2.$eval(block('sinusoidal', 'table'), (el) => el.cols), 64);
-  assert.equal(await p2.$eval('#explorer', (el) => el.getAttribute('a')), 't5');
-  assert.equal(await ready('alibi', p2), 'ok');
-  assert.equal(await readout('alibi', 'slope', p2), pe.alibiSlopes(6)[0]);
-  await p2.close();
-  // the Embed panel of the ALiBi figure (heads 6, head 5 set above)
-  await page.locator('#alibi + .embed-bar .embed').click();
-  const script = await page.$eval('#alibi + .embed-bar .snippet-script', (el) => el.value);
-  assert.match(script, /<script type="module" src="https:\/\/cdn\.jsdelivr\.net\/npm\/posenc@[\d.]+\/dist\/figures\.js"><\/script>/);
-  assert.match(script, /<posenc-figure figure="alibi" heads="6" head="5"><\/posenc-figure>/);
-  const iframe = await page.$eval('#alibi + .embed-bar .snippet-iframe', (el) => el.value);
-  const src = /src="([^"]+)"/.exec(iframe)[1];
-  assert.match(src, /\/embed\.html\?figure=alibi&heads=6&head=5$/);
-  const dl = page.waitForEvent('download');
-  await page.locator('#alibi + .embed-bar [data-download="csv"]').click();
-  const file = await dl;
-  assert.equal(file.suggestedFilename(), 'posenc-alibi.csv');
-  assert.match(readFileSync(await file.path(), 'utf8'), /^# posenc figure: alibi\n# parameters: heads=6; head=5; n=24; symmetric=false\n/);
-  // the permalink opens the page on that figure in that state
-  const link = await page.$eval('#alibi + .embed-bar .permalink', (el) => el.getAttribute('href'));
-  assert.match(link, /\?alibi\.heads=6&alibi\.head=5#alibi$/);
-  const p3 = await ctx.open(link.replace(/^.*\//, '/'));
-  assert.equal(await ready('alibi', p3), 'ok');
-  assert.equal(await readout('alibi', 'slope', p3), pe.alibiSlopes(6)[5]);
-  // the iframe snippet in a host page
-  const host = await ctx.open('/embed.html?figure=shaw');   // any page of the origin, then replace its body by the snippet
-  await host.evaluate((html) => { document.body.innerHTML = html; }, iframe);
-  const frame = await (await host.waitForSelector('iframe')).contentFrame();
-  await frame.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
-  assert.equal(Number(await frame.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)), pe.alibiSlopes(6)[5]);
-  await host.screenshot({ path: shotPath('embed-iframe') });
-  await p3.close(); await host.close();
-});
-
-test('embed.html: a bad parameter is reported inside the figure; the gallery lists every figure with its snippet', async () => {
-  const e = await ctx.open('/embed.html?figure=alibi&heads=0&lang=zh', undefined, { ready: 'error' });
-  assert.match(await e.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('.error').textContent), /^属性 "heads" 必须是 1 到 64 之间的整数（收到 "0"）。$/);
-  await expectError(/<posenc-figure figure="alibi">: Attribute "heads" must be an integer from 1 to 64 \(got "0"\)/);
-  await e.close();
-  const g = await ctx.open('/gallery.html');
-  assert.deepEqual(await g.$$eval('main posenc-figure', (els) => els.map((el) => el.getAttribute('figure'))), [...figureNames]);
-  assert.equal(await g.$$eval('.snippet-script', (els) => els.length), figureNames.length);
-  assert.equal(await ready('rope-decay', g), 'ok');
-  assert.equal(await ready('explorer', g), 'ok');
-  assert.equal(await g.$eval('#rope-decay ~ table.params', (el) => el.rows.length - 1), 8, 'rope-decay: 8 parameters described (backend included)');
-  await g.locator('#alibi').scrollIntoViewIfNeeded();
-  await g.screenshot({ path: shotPath('gallery') });
-  await g.close();
-});
-
-test('accessibility: curve colours and focus ring ≥ 3:1 against the backgrounds (defect 15); every figure has a data table', async () => {
-  for (const c of series) for (const bg of ['#ffffff', '#fcfcfd']) assert.ok(contrast(c, bg) >= 3, `${c} on ${bg}: ${contrast(c, bg).toFixed(2)}`);
-  const css = readFileSync(new URL('../../web/site/style.css', import.meta.url), 'utf8');
-  const ring = /:focus-visible \{ outline: 2px solid (#[0-9a-fA-F]{6})/.exec(css)[1], bg = /--bg: (#[0-9a-fA-F]{6})/.exec(css)[1];
-  assert.ok(contrast(ring, bg) >= 3, `focus ring ${ring} on ${bg}: ${contrast(ring, bg).toFixed(2)}`);
-  assert.equal(await ready('shaw'), 'ok');
-  await page.$eval('#shaw', (el) => { el.shadowRoot.querySelector('details.data').open = true; });
-  await page.waitForFunction(() => document.querySelector('#shaw').shadowRoot.querySelectorAll('details.data tr').length > 10);
-  assert.deepEqual(await page.$eval('#shaw', (el) => [...el.shadowRoot.querySelectorAll('details.data tr')[0].cells].map((c) => c.textContent)), ['panel', 'series', 'row', 'col', 'x', 'value', 'value2']);
-});
-
-test('phone width: no horizontal scrolling of the page', async () => {
-  const p3 = await ctx.open('/', { width: 360, height: 800 });
-  for (const id of ['permutation', 'rope-decay', 'explorer']) assert.equal(await ready(id, p3), 'ok');
-  await settled(p3);
-  const over = await p3.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(over <= 1, `page overflows by ${over}px`);
-  await p3.locator('#s5').screenshot({ path: shotPath('s5-phone') });
-  await p3.close();
 });
 
 test('no console errors, page errors or unhandled rejections', () => {

@@ -8,16 +8,47 @@ import { fmt } from '../src/figures/blocks/format.js';
 import { errorText } from '../src/figures/messages.js';
 import { addEmbedBars } from './embed-bar.js';
 import './live.js';
+import './presets.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';
 
 const $ = (id) => document.getElementById(id);
 
-// KaTeX: every [data-tex] element, display mode for .math (rendered once; formulas are language-neutral).
-for (const el of document.querySelectorAll('[data-tex]')) {
-  katex.render(el.dataset.tex, el, { displayMode: el.classList.contains('math'), throwOnError: false, output: 'htmlAndMathml' });
+// KaTeX: every [data-tex] element, display mode for .math (formulas are language-neutral).
+const texOpts = (el) => ({ displayMode: el.classList.contains('math'), throwOnError: false, output: 'htmlAndMathml' });
+for (const el of document.querySelectorAll('[data-tex]')) katex.render(el.dataset.tex, el, texOpts(el));
+
+/** The formula with its top-level separators (\qquad, ",\quad") as line breaks, or null when it has none. */
+function stacked(tex) {
+  let depth = 0, out = '', any = false;
+  for (let i = 0; i < tex.length;) {
+    const rest = tex.slice(i);
+    const sep = depth === 0 && /^(,?\\qquad|,\\quad)(?![a-zA-Z])/.exec(rest);
+    if (sep) { out += sep[0].startsWith(',') ? ',\\\\' : '\\\\'; i += sep[0].length; any = true; continue; }
+    const m = /^\\(begin|end|left|right)(?![a-zA-Z])|^\\.|^[{}]/.exec(rest);
+    if (m) {
+      if (m[0] === '{' || m[1] === 'begin' || m[1] === 'left') depth++;
+      else if (m[0] === '}' || m[1] === 'end' || m[1] === 'right') depth--;
+      out += m[0]; i += m[0].length;
+    } else { out += tex[i]; i++; }
+  }
+  return any ? `\\begin{gathered}${out}\\end{gathered}` : null;
 }
+// A display formula wider than its box (a phone) is set again with its parts on separate lines; one that still does
+// not fit scrolls inside its box. Again on resize.
+function fitMath() {
+  for (const el of document.querySelectorAll('.math[data-tex]')) {
+    if (el.dataset.stacked) { katex.render(el.dataset.tex, el, texOpts(el)); delete el.dataset.stacked; }
+    if (el.scrollWidth <= el.clientWidth + 1 || !el.checkVisibility()) continue;
+    const s = stacked(el.dataset.tex);
+    if (s) { katex.render(s, el, texOpts(el)); el.dataset.stacked = 'true'; }
+  }
+}
+fitMath();
+document.fonts?.ready.then(fitMath);   // widths are final once KaTeX's fonts are in
+let fitTimer;
+addEventListener('resize', () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitMath, 150); });
 
 // ── helpers shared by the sections ──
 let pending = 0;
@@ -76,10 +107,13 @@ for (const s of sections) {
 initState();
 addEmbedBars();
 onLang(() => { for (const d of draws) d(); });
+onLang(fitMath);   // the other language's formulas were hidden when last measured
 const info = await ready;
 $('build-info').dataset.simd = String(info.simd);
 const setInfo = () => { $('build-info').textContent = tr({ en: `(running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`, zh: `（当前运行 ${info.simd ? 'WebAssembly SIMD128' : '标量 WebAssembly'} 版本）` }); };
 setInfo(); onLang(setInfo);
+const setNavLabel = () => document.querySelector('header nav').setAttribute('aria-label', tr({ en: 'Sections', zh: '章节' }));
+setNavLabel(); onLang(setNavLabel);
 setPending(0);
 await Promise.all(draws.map((d) => d()));
 document.body.dataset.ready = 'true';

@@ -25,7 +25,13 @@ const paint = () => {
     t.replaceChildren();
     const head = t.insertRow(); for (const k of ['name', 'type', 'def', 'rule']) { const th = document.createElement('th'); th.textContent = tr(H[k]); head.append(th); }
     const short = (v) => (v.length > 40 ? `${v.slice(0, 39)}…` : v);   // a config.json default is long
-    for (const prm of d.params) { const r = t.insertRow(); for (const v of [prm.name, prm.type, short(Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default)), tr(prm.rule)]) r.insertCell().textContent = v; }
+    // name, type and default are code (attribute names and values); the rule is prose in the page's language
+    const code = (v) => Object.assign(document.createElement('code'), { textContent: v });
+    for (const prm of d.params) {
+      const r = t.insertRow();
+      for (const v of [prm.name, prm.type, short(Array.isArray(prm.default) ? prm.default.join(',') : String(prm.default))]) r.insertCell().append(code(v));
+      r.insertCell().textContent = tr(prm.rule);
+    }
   }
 };
 initState();

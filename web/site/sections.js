@@ -5,6 +5,9 @@ import { compute } from './compute.js';
 
 const L = (en, zh) => ({ en, zh });
 const range = (n, f = (i) => i) => Array.from({ length: n }, (_, i) => f(i));
+const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+/** Writes `text` into el, with `backquoted` parts as <code> (variable names of the reference code). */
+const withCode = (el, text) => el.replaceChildren(...text.split('`').map((s, i) => (i % 2 ? code(s) : s)));
 
 function matTable(el, rows, head, cell = (v) => v) {
   el.replaceChildren();
@@ -28,8 +31,8 @@ export const sections = [
         return;
       }
       ui.out('s2-shift', sh.diff, sh.diff.toExponential(2));
-      ui.$('s2-shift-note').textContent = ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 wasm 的 RoPE 核以位置 −k 施加）'));
-      matTable(vec, [['M_k p_pos', ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], ['p_{pos+k}', ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
+      ui.$('s2-shift-note').textContent = ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 WebAssembly 的 RoPE 核以位置 −k 施加）'));
+      matTable(vec, [[code('M_k · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [code('p_(pos+k)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
         ['', ...range(6, (c) => `c${c}`)]);
       vec.dataset.moved = JSON.stringify(Array.from(sh.moved));
     },
@@ -93,19 +96,19 @@ export const sections = [
       const x = Array.from(r.x);
       const padded = range(qlen, (i) => [0, ...x.slice(i * klen, (i + 1) * klen)]).flat();
       const views = [
-        { rows: qlen, cols: klen, data: x, cap: L('x[i][m] = (q_i + v)·r_m, entry written as 10·i + m; column m is distance klen−1−m', 'x[i][m] = (q_i + v)·r_m，记作 10·i + m；第 m 列对应距离 klen−1−m') },
+        { rows: qlen, cols: klen, data: x, cap: L('`x[i][m] = (q_i + v)·r_m`, entry written as 10·i + m; column m is distance `klen−1−m`', '`x[i][m] = (q_i + v)·r_m`，记作 10·i + m；第 m 列对应距离 `klen−1−m`') },
         { rows: qlen, cols: klen + 1, data: padded, cap: L('1. prepend a zero column', '1. 在左侧补一列 0') },
-        { rows: klen + 1, cols: qlen, data: padded, cap: L('2. view the same memory as [klen+1, qlen]', '2. 把同一块内存看成 [klen+1, qlen]') },
+        { rows: klen + 1, cols: qlen, data: padded, cap: L('2. view the same memory as `[klen+1, qlen]`', '2. 把同一块内存看成 `[klen+1, qlen]`') },
         { rows: klen, cols: qlen, data: padded.slice(qlen), cap: L('3. drop the first row', '3. 去掉第一行') },
-        { rows: qlen, cols: klen, data: Array.from(r.shifted), cap: L('4. view as [qlen, klen] (wasm relShift): entry (i, j) now holds distance i + klen − qlen − j; right of the diagonal: leftovers the causal mask hides', '4. 再看成 [qlen, klen]（wasm 的 relShift）：(i, j) 处是距离 i + klen − qlen − j；对角线右侧是被因果掩码遮住的残留') },
+        { rows: qlen, cols: klen, data: Array.from(r.shifted), cap: L('4. view as `[qlen, klen]` (wasm `relShift`): entry (i, j) now holds distance `i + klen − qlen − j`; right of the diagonal: leftovers the causal mask hides', '4. 再看成 `[qlen, klen]`（WebAssembly 的 `relShift`）：(i, j) 处是距离 `i + klen − qlen − j`；对角线右侧是被因果掩码遮住的残留') },
       ];
       const v = views[step];
-      ui.$('s3r-caption').textContent = ui.tr(v.cap);
+      withCode(ui.$('s3r-caption'), ui.tr(v.cap));
       const rows = range(v.rows, (i) => range(v.cols, (j) => v.data[i * v.cols + j]));
       matTable(ui.$('s3r-table'), rows, null, (val) => String(val));
       const step3 = padded.slice(qlen);
       let same = true; for (let i = 0; i < qlen * klen; i++) same &&= step3[i] === r.shifted[i];
-      ui.$('s3r-check').textContent = ui.tr(same ? L('✓ steps 1–3 reproduce the wasm relShift exactly.', '✓ 第 1–3 步与 wasm 的 relShift 完全一致。') : L('✗ mismatch', '✗ 不一致'));
+      ui.$('s3r-check').textContent = ui.tr(same ? L('✓ steps 1–3 reproduce the wasm relShift exactly.', '✓ 第 1–3 步与 WebAssembly 的 relShift 完全一致。') : L('✗ mismatch', '✗ 不一致'));
       ui.$('s3r-check').dataset.same = String(same);
     },
   },
@@ -118,17 +121,17 @@ export const sections = [
       const f = (v) => ui.fmt(v, 7), ok = (a, b, tol = 1e-4 * (1 + Math.abs(a))) => (Math.abs(a - b) <= tol ? '✓' : '✗');
       const c = (id, html, value) => { const el = ui.$(id); el.innerHTML = html; el.dataset.value = String(value); };
       c('s4d-c1', `${ok(r.c1.lhs, r.c1.shifted)} ⟨R<sub>${m}</sub>q, R<sub>${n}</sub>k⟩ = <b>${f(r.c1.lhs)}</b>; ⟨R<sub>${m + r.c1.s}</sub>q, R<sub>${n + r.c1.s}</sub>k⟩ = <b>${f(r.c1.shifted)}</b> ${ui.tr(L('(both positions moved by 5)', '（两个位置都加 5）'))}`, r.c1.lhs);
-      c('s4d-c2', `${ok(r.c2.nq, r.c2.nqm)} ‖q‖ = <b>${f(r.c2.nq)}</b>, ‖R<sub>${m}</sub>q‖ = <b>${f(r.c2.nqm)}</b>`, r.c2.nqm);
-      c('s4d-c3', `${ok(r.c3.rot[0], r.c3.complex[0])}${ok(r.c3.rot[1], r.c3.complex[1])} ${ui.tr(L('pair 0 of the RoPE kernel', 'RoPE 核输出的第 0 对'))}: (<b>${f(r.c3.rot[0])}</b>, <b>${f(r.c3.rot[1])}</b>); (q₀ + i q₁)·e<sup>i·${m}θ₀</sup> ${ui.tr(L('with e^{imθ₀} from freqs_cis', '（e^{imθ₀} 取自 freqs_cis）'))} = (<b>${f(r.c3.complex[0])}</b>, <b>${f(r.c3.complex[1])}</b>)`, r.c3.rot[0]);
+      c('s4d-c2', `${ok(r.c2.nq, r.c2.nqm)} ‖q‖² = <b>${f(r.c2.nq)}</b>, ‖R<sub>${m}</sub>q‖² = <b>${f(r.c2.nqm)}</b>`, r.c2.nqm);
+      c('s4d-c3', `${ok(r.c3.rot[0], r.c3.complex[0])}${ok(r.c3.rot[1], r.c3.complex[1])} ${ui.tr(L('pair 0 of the RoPE kernel', 'RoPE 核输出的第 0 对'))}: (<b>${f(r.c3.rot[0])}</b>, <b>${f(r.c3.rot[1])}</b>); (q₀ + i q₁)·e<sup>i·${m}θ₀</sup> ${ui.tr(L('with e<sup>i·m·θ₀</sup> from <code>freqs_cis</code>', '（e<sup>i·m·θ₀</sup> 取自 <code>freqs_cis</code>）'))} = (<b>${f(r.c3.complex[0])}</b>, <b>${f(r.c3.complex[1])}</b>)`, r.c3.rot[0]);
       c('s4d-c4', `${ok(r.c4.lhs, r.c4.rhs)} (R<sub>${m}</sub>q)ᵀ(R<sub>${n}</sub>k) = <b>${f(r.c4.lhs)}</b>; qᵀR<sub>${n - m}</sub>k = <b>${f(r.c4.rhs)}</b>`, r.c4.rhs);
       const F = r.forms, show = Math.min(d, 6);
       const row = (name, v, diff) => [name, ...Array.from(v.slice(0, show), (x) => ui.fmt(x, 5)), diff === undefined ? '' : diff.toExponential(1)];
       matTable(ui.$('s4f-table'), [
-        row(ui.tr(L('RoPE kernel (wasm ropeApply)', 'RoPE 核（wasm ropeApply）')), F.kernel),
+        row(ui.tr(L('RoPE kernel (wasm ropeApply)', 'RoPE 核（WebAssembly 的 ropeApply）')), F.kernel),
         row(ui.tr(L('block-diagonal R_m · q', '分块对角 R_m · q')), F.block, F.d_block),
         row(ui.tr(L('element-wise, eq. (23)', '逐元素，式 (23)')), F.eq23, F.d_eq23),
-        row(ui.tr(L('sign in the sin table, partner swapped', '负号放进 sin 表，配对元素交换')), F.flipped, F.d_flipped),
-        row(ui.tr(L('sign in the sin table, q not swapped (as written in some notes)', '负号放进 sin 表但 q 不交换（某些笔记的写法）')), F.literal, F.d_literal),
+        row(ui.tr(L('sign in the sin table, partner swapped', '负号放进正弦表，配对元素交换')), F.flipped, F.d_flipped),
+        row(ui.tr(L('sign in the sin table, q not swapped (as written in some notes)', '负号放进正弦表但 q 不交换（某些笔记的写法）')), F.literal, F.d_literal),
       ], ['', ...range(show, (i) => `c${i}`), ui.tr(L('max |Δ| vs kernel', '与核输出的最大差'))]);
       ui.$('s4f-table').dataset.diffs = JSON.stringify([F.d_block, F.d_eq23, F.d_flipped, F.d_literal]);
       ui.out('s4l-diff', r.layout.diff, r.layout.diff.toExponential(2));

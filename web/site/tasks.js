@@ -1,17 +1,14 @@
 // Tasks of the site's live checks and tables (sections 2–4) that run in the compute worker: each takes the posenc API,
 // plain parameters and a context and returns plain data (typed arrays are transferred to the page). The figures are
 // not here: they are defined once in the package (web/src/figures/defs) and compute in its own worker.
-// Every number comes from the wasm module; the only JavaScript arithmetic here is bookkeeping
-// (copying rows, max |a − b| of two results, a norm for display).
+// Every number comes from the package's API; the only JavaScript arithmetic here is bookkeeping (copying rows,
+// max |a − b| of two results) and, in §4's table of three ways to compute R_m q, the sums that assemble the notes'
+// formulas from the API's element-wise products and row dot products: showing what each formula computes is that
+// table's purpose.
 import { randomRows, maxAbsDiff } from '../src/figures/defs/util.js';
 import { errorText } from '../src/figures/messages.js';
 import { PosencError } from 'posenc';
 
-const dot = (pe, a, b) => {
-  // ⟨a, b⟩ through the wasm dot-product kernel (tableSimilarity of the 2-row table [a; b]).
-  const d = a.length, data = new Float32Array(2 * d); data.set(a); data.set(b, d);
-  return pe.tableSimilarity({ rows: 2, cols: d, data }, { metric: 'dot' })[1];
-};
 
 export const tasks = {
   // ── 2 ──
@@ -77,15 +74,19 @@ export const tasks = {
   s4Deriv(pe, { d, base, m, n }) {
     const qk = randomRows(pe, 2, d, 9, 'qk'), q = qk.slice(0, d), k = qk.slice(d);
     const rope = (v, p, layout = 'interleaved') => pe.ropeApply(v, { seq: 1, head_dim: d, rope_theta: base, layout, positions: [p] });
+    // ⟨R_a x, R_b y⟩ by the package's RoPE inner product (ropeInnerProductSweep), not assembled here.
+    const score = (x, a, y, b) => pe.ropeInnerProductSweep({ q: x, k: y, head_dim: d, rope_theta: base, layout: 'interleaved', q_position: a, k_start: b, count: 1 })[0];
     const s = 5;
-    const c1 = { lhs: dot(pe, rope(q, m), rope(k, n)), shifted: dot(pe, rope(q, m + s), rope(k, n + s)), s };
+    const c1 = { lhs: score(q, m, k, n), shifted: score(q, m + s, k, n + s), s };
     const qm = rope(q, m);
-    const norm = (v) => Math.sqrt(dot(pe, v, v));
-    const c2 = { nq: norm(q), nqm: norm(qm) };
-    // eq. 19: pair 0 of R_m q equals the complex product (q0 + i q1)·e^{i m θ_0}; e^{i m θ_0} from freqs_cis.
+    // eq. 16 as squared lengths: ⟨q, q⟩ and ⟨R_m q, R_m q⟩.
+    const c2 = { nq: score(q, 0, q, 0), nqm: score(q, m, q, m) };
+    // eq. 19: pair 0 of R_m q equals the complex product (q0 + i q1)·e^{i m θ_0}, with e^{i m θ_0} = (re, im) taken from
+    // freqs_cis and applied as the cos and sin of one plane (ropeApplyTables).
     const cis = pe.ropeFreqsCis({ rotary_dim: d, rope_theta: base, positions: [m] });
-    const c3 = { rot: [qm[0], qm[1]], cis: [cis[0], cis[1]], complex: [q[0] * cis[0] - q[1] * cis[1], q[0] * cis[1] + q[1] * cis[0]] };
-    const c4 = { lhs: dot(pe, qm, rope(k, n)), rhs: dot(pe, q, rope(k, n - m)) };
+    const complex = pe.ropeApplyTables(q.subarray(0, 2), { seq: 1, head_dim: 2, layout: 'interleaved', cos: cis.subarray(0, 1), sin: cis.subarray(1, 2) });
+    const c3 = { rot: [qm[0], qm[1]], cis: [cis[0], cis[1]], complex: [complex[0], complex[1]] };
+    const c4 = { lhs: score(q, m, k, n), rhs: score(q, 0, k, n - m) };
     // Three forms of R_m q (interleaved layout):
     const basis = new Float32Array(d * d);
     for (let c = 0; c < d; c++) basis[c * d + c] = 1;

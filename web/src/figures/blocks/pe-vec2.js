@@ -71,7 +71,7 @@ export class PeVec2 extends Base {
       t.textContent = v.label;
       if (v.draggable) {
         const h = el('circle', { cx: X, cy: Y, r: 9, fill: col, 'fill-opacity': 0.25, stroke: col, class: 'handle', tabindex: 0, role: 'slider',
-          'aria-label': `${v.label}: drag, or use arrow keys`, 'aria-valuetext': `(${v.x.toFixed(2)}, ${v.y.toFixed(2)})` });
+          'aria-label': this.getRootNode().host?.lang === 'zh' ? `${v.label}：拖动，或用方向键` : `${v.label}: drag, or use arrow keys`, 'aria-valuetext': `(${v.x.toFixed(2)}, ${v.y.toFixed(2)})` });
         h.addEventListener('pointerdown', (e) => { this._drag = v.id; svg.setPointerCapture(e.pointerId); e.preventDefault(); });
         h.addEventListener('keydown', (e) => {
           const d = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];

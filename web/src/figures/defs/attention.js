@@ -6,9 +6,9 @@ export default {
   name: 'attention',
   title: L('Attention over a text', '一段文本上的注意力'),
   description: L('softmax(q·kᵀ/√d) of a text’s tokens (seeded projections), with RoPE and a causal mask as options.',
-    '文本 token 的 softmax(q·kᵀ/√d)（固定种子的投影），可选 RoPE 与因果掩码。'),
+    '文本中各词元的 softmax(q·kᵀ/√d)（固定种子的投影），可选 RoPE 与因果掩码。'),
   takeaway: L('With RoPE, repeated words no longer attend identically: the same token pair scores differently at different distances.',
-    '加了 RoPE 后，重复出现的词的注意力不再相同：同一对 token 在不同距离上的分数不同。'),
+    '加了 RoPE 后，重复出现的词的注意力不再相同：同一对词元在不同距离上的分数不同。'),
   params: {
     text: { type: 'string', default: 'the cat chased the mouse and the mouse ran under the old table', maxLength: 400, label: L('Text', '文本') },
     seq: { type: 'int', min: 2, max: 512, default: 16, slider: true, label: L('Sequence length', '序列长度') },

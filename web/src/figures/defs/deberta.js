@@ -29,16 +29,19 @@ export default {
     return { n, pb, delta, mapped, tokens: same ? tokens.map((_, i) => String(i)) : tokens, c2c: s.c2c, c2p: s.c2p, p2c: s.p2c, score: s.score, scale: s.scale };
   },
   render(r) {
-    const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens };
+    // One colour scale for the three terms, so that their sizes compare (a flat term is pale, not saturated).
+    let lim = 0;
+    for (const t of [r.c2c, r.c2p, r.p2c]) for (const x of t) lim = Math.max(lim, Math.abs(x));
+    const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens }, terms = { ...o, vmin: -lim, vmax: lim };
     const mid = r.pb / 2, lo = r.delta[r.delta.length - 1], hi = r.delta[0];
     const logb = L('log buckets', '对数分桶');
     return {
       plot: { series: [{ x: r.delta, y: r.mapped, kind: 'step', label: L('bucketed δ', '分桶后的 δ') }, { x: r.delta, y: r.delta, dash: [4, 3], label: 'δ' }],
         ...(r.pb > 0 && { regions: [{ x0: lo, x1: -mid, label: logb }, { x0: mid, x1: hi, label: logb }] }),
         caption: L('DeBERTa relative position δ = i − j and its log bucket', 'DeBERTa 相对位置 δ = i − j 及其对数分桶'), xlabel: 'δ = i − j' },
-      c2c: { ...o, data: r.c2c, caption: L('content→content', '内容→内容') },
-      c2p: { ...o, data: r.c2p, caption: L('content→position', '内容→位置') },
-      p2c: { ...o, data: r.p2c, caption: L('position→content', '位置→内容') },
+      c2c: { ...terms, data: r.c2c, caption: L('content→content', '内容→内容') },
+      c2p: { ...terms, data: r.c2p, caption: L('content→position', '内容→位置') },
+      p2c: { ...terms, data: r.p2c, caption: L('position→content', '位置→内容') },
       score: { ...o, data: r.score, caption: L('sum ÷ √(3d)', '总和 ÷ √(3d)') },
       readouts: [{ id: 'scale', label: L('scale', '缩放'), value: r.scale }],
     };

@@ -14,7 +14,7 @@ export default {
   description: L('Two positional schemes through one attention engine (same text, same seeded projections), and the separate terms of scheme A.',
     '两种位置方案走同一个注意力引擎（同样的文本与随机投影），以及方案 A 的各项。'),
   takeaway: L('Each scheme changes the scores through its own terms; with none, swapping tokens only permutes the scores (permutation change 0).',
-    '每种方案通过自己的项改变分数；不加位置时交换 token 只会重排分数（置换变化为 0）。'),
+    '每种方案通过自己的项改变分数；不加位置时交换词元只会重排分数（置换变化为 0）。'),
   params: {
     text: { type: 'string', default: 'the cat chased the mouse under the old table', maxLength: 400, label: L('Text', '文本') },
     a: { type: 'enum', values: SCHEMES, default: 'rope', label: L('Scheme A', '方案 A') },
@@ -24,7 +24,7 @@ export default {
     head_dim: { type: 'enum', values: [16, 32, 64], default: 32, label: L('head_dim', 'head_dim') },
     causal: { type: 'bool', default: true, label: L('causal', '因果') },
     view: { type: 'enum', values: ['probs', 'scores'], default: 'probs', label: L('Show', '显示') },
-    length: { type: 'enum', values: [0, 1024, 4096, 8192], default: 0, label: L('Long context: A at this many tokens (0 = off)', '长上下文：A 在这么多 token 上（0 = 关）') },
+    length: { type: 'enum', values: [0, 1024, 4096, 8192], default: 0, label: L('Long context: A at this many tokens (0 = off)', '长上下文：A 在这么多词元上（0 = 关）') },
     backend: backendParam,
   },
   check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) }
@@ -48,13 +48,13 @@ export default {
     const out = {
       A: { ...o, data: r.A[p.view], caption: L(`A: ${p.a} · head ${p.head}`, `A：${p.a} · 头 ${p.head}`) },
       B: { ...o, data: r.B[p.view], caption: L(`B: ${p.b} · head ${p.head}`, `B：${p.b} · 头 ${p.head}`) },
-      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾 token：超出置换的变化，A'), value: r.permA, text: r.permA.toExponential(3) },
+      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: r.permA.toExponential(3) },
         { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB.toExponential(3) }],
     };
     for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM[t] ?? t };
     if (r.long) {
       out.long = { data: r.long, rows: POOL, cols: POOL, caption: L(`A (${p.a}${p.a === 'rope' ? ', θ = 10000' : ''}) at ${p.length} tokens (the text repeated), head ${p.head}: log10 softmax(q·kᵀ/√d), max of each ${p.length / POOL}×${p.length / POOL} block (masked: blank)`,
-        `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个 token 上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };
+        `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个词元上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };
     }
     return out;
   },

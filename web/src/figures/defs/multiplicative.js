@@ -7,8 +7,8 @@ export default {
   title: L('Multiplicative and recursive position encoding', '乘性与递归位置编码'),
   description: L('A word vector multiplied channel by channel by its sinusoidal position vector; the recursive table against the direct one.',
     '词向量与其正弦位置向量逐通道相乘；递推得到的表与直接计算的表之差。'),
-  takeaway: L('x ⊙ p scales each channel of the word by its position’s sinusoid; the recursion p_{k+1} = R p_k rebuilds the table to float32 rounding.',
-    'x ⊙ p 按位置的正弦值逐通道缩放词向量；递推 p_{k+1} = R p_k 在 float32 舍入误差内重建出整张表。'),
+  takeaway: L('x ⊙ p scales each channel of the word by its position’s sinusoid; the recursion pₖ₊₁ = R·pₖ rebuilds the table to float32 rounding.',
+    'x ⊙ p 按位置的正弦值逐通道缩放词向量；递推 pₖ₊₁ = R·pₖ 在 float32 舍入误差内重建出整张表。'),
   params: {
     word: { type: 'string', default: 'cat', maxLength: 40, label: L('Word', '词') },
     pos: { type: 'int', min: 0, max: 100, default: 3, slider: true, label: L('Position', '位置') },

@@ -5,9 +5,9 @@ export default {
   name: 'permutation',
   title: L('Attention cannot see word order', '注意力看不到语序'),
   description: L('Scores of a sentence and of the same sentence with two tokens swapped, with or without RoPE.',
-    '一句话与交换两个 token 后的注意力分数，可选加 RoPE。'),
+    '一句话与交换两个词元后的注意力分数，可选加 RoPE。'),
   takeaway: L('Without a position encoding the swapped sentence gets the same scores, only permuted: max |S′ − PSPᵀ| = 0.',
-    '没有位置编码时，交换后的句子得到的是同一组分数，只是换了位置：max |S′ − PSPᵀ| = 0。'),
+    '没有位置编码时，交换后的句子得到的是同一组分数，只是换了位置：|S′ − P S Pᵀ| 的最大值为 0。'),
   params: {
     text: { type: 'string', default: '猫 抓 老鼠', maxLength: 200, label: L('Text', '文本') },
     i: { type: 'int', min: 0, max: 63, default: 0, label: L('Swap token', '交换第') },
@@ -18,7 +18,7 @@ export default {
   compute(pe, { text, i, j, rope }) {
     const hd = 16, a = pe.textQK({ text, head_dim: hd, seed: 0 }), n = a.tokens.length;
     for (const [name, v] of [['i', i], ['j', j]]) {
-      if (v >= n) throw new FigureError(L(`Attribute "${name}" must be a token index from 0 to ${n - 1} for this text (got "${v}").`, `属性 "${name}" 必须是这段文本的 token 下标 0 到 ${n - 1}（收到 "${v}"）。`), name);
+      if (v >= n) throw new FigureError(L(`Attribute "${name}" must be a token index from 0 to ${n - 1} for this text (got "${v}").`, `属性 "${name}" 必须是这段文本的词元下标 0 到 ${n - 1}（收到 "${v}"）。`), name);
     }
     const perm = a.tokens.map((_, t) => (t === i ? j : t === j ? i : t));
     const b = pe.textQK({ text: perm.map((t) => a.tokens[t]).join(' '), head_dim: hd, seed: 0 });
@@ -37,7 +37,7 @@ export default {
     const same = r.diff <= 1e-6;
     return {
       a: { ...o, data: r.sa, rowLabels: r.tokensA, colLabels: r.tokensA, caption: L('original: softmax(q·kᵀ/√d)', '原句：softmax(q·kᵀ/√d)') },
-      b: { ...o, data: r.sb, rowLabels: r.tokensB, colLabels: r.tokensB, caption: L('two tokens swapped', '交换两个 token 后') },
+      b: { ...o, data: r.sb, rowLabels: r.tokensB, colLabels: r.tokensB, caption: L('two tokens swapped', '交换两个词元后') },
       readouts: [{ id: 'diff', label: L('max |S_swapped − P S Pᵀ|', 'max |S_交换 − P S Pᵀ|'), value: r.diff, text: r.diff.toExponential(3),
         note: same ? L('only permuted (up to rounding): attention cannot tell the two orders apart', '只是重新排列（在舍入误差内）：注意力分不清两种语序')
           : L('the scores changed: with RoPE attention sees the order', '分数本身变了：加了 RoPE 的注意力能看到语序') }],

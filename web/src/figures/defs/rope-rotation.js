@@ -1,17 +1,11 @@
 // Section 4: RoPE in one plane — rotate q by mθ and k by nθ; the dot product depends on m − n only.
 import { L } from '../params.js';
 
-const dot = (pe, a, b) => {
-  // ⟨a, b⟩ by the package's dot-product kernel (tableSimilarity of the 2-row table [a; b]).
-  const d = a.length, data = new Float32Array(2 * d); data.set(a); data.set(b, d);
-  return pe.tableSimilarity({ rows: 2, cols: d, data }, { metric: 'dot' })[1];
-};
-
 export default {
   name: 'rope-rotation',
   title: L('RoPE: a rotation whose dot product sees only m − n', 'RoPE：内积只看 m − n 的旋转'),
-  description: L('Drag q and k; R_m q and R_n k are rotated by mθ and nθ. Their dot product equals ⟨q, R_{n−m} k⟩.',
-    '拖动 q 和 k；R_m q 与 R_n k 分别旋转 mθ 与 nθ，它们的内积等于 ⟨q, R_{n−m} k⟩。'),
+  description: L('Drag q and k; Rₘq and Rₙk are rotated by mθ and nθ. Their dot product equals ⟨q, Rₙ₋ₘk⟩.',
+    '拖动 q 和 k；Rₘq 与 Rₙk 分别旋转 mθ 与 nθ，它们的内积等于 ⟨q, Rₙ₋ₘk⟩。'),
   takeaway: L('Change m and n together and the dot product stays put: it depends on m − n alone.',
     '让 m 和 n 一起变化，内积保持不变：它只依赖 m − n。'),
   params: {
@@ -24,10 +18,12 @@ export default {
   panels: () => [{ id: 'plane', block: 'vec2', range: 1.6, bind: { q: 'q', k: 'k' } }],
   compute(pe, { q, k, m, n, theta }) {
     // One plane with inverse frequency θ: tables from ropeTablesScaled, rotation by ropeApplyTables.
-    const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n, n - m, 0] });
+    const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n] });
     const rot = (v, row) => pe.ropeApplyTables(Float32Array.from(v), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(row, row + 1), sin: t.sin.subarray(row, row + 1) });
-    const qm = rot(q, 0), kn = rot(k, 1), kRel = rot(k, 2);
-    return { qm, kn, dot: dot(pe, qm, kn), rel: dot(pe, Float32Array.from(q), kRel), raw: dot(pe, Float32Array.from(q), Float32Array.from(k)) };
+    const qm = rot(q, 0), kn = rot(k, 1);
+    // The three inner products by the package's ⟨R_a q, R_b k⟩ (ropeInnerProductSweep with this plane's θ).
+    const score = (a, b) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, layout: 'interleaved', inv_freq: [theta], q_position: a, k_start: b, count: 1 })[0];
+    return { qm, kn, dot: score(m, n), rel: score(0, n - m), raw: score(0, 0) };
   },
   render(r, p) {
     const [c0, c1] = ['#0072B2', '#D55E00'];
@@ -37,7 +33,7 @@ export default {
         { id: 'k', x: p.k[0], y: p.k[1], label: 'k', color: c1, draggable: true },
         { id: 'qm', x: r.qm[0], y: r.qm[1], label: 'R_m q', color: c0, dashed: true },
         { id: 'kn', x: r.kn[0], y: r.kn[1], label: 'R_n k', color: c1, dashed: true }] },
-      readouts: [{ id: 'dot', label: L('⟨R_m q, R_n k⟩', '⟨R_m q, R_n k⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, R_{n−m} k⟩', '⟨q, R_{n−m} k⟩'), value: r.rel },
+      readouts: [{ id: 'dot', label: L('⟨Rₘq, Rₙk⟩', '⟨Rₘq, Rₙk⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, Rₙ₋ₘk⟩', '⟨q, Rₙ₋ₘk⟩'), value: r.rel },
         { id: 'raw', label: L('⟨q, k⟩', '⟨q, k⟩'), value: r.raw }],
     };
   },

@@ -26,7 +26,8 @@ export default {
     const sim = new Float32Array(n * n);
     for (let r = 0; r < n; r++) sim.set(simAll.subarray(r * big, r * big + n), r * n);
     const inv = layout === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
-    const wavelength = Float64Array.from(inv, (w) => (2 * Math.PI) / w);
+    // Wavelengths 2π/ω_i from the package (the training length is not used here).
+    const { wavelength } = pe.ropeFrequencyAnalysis({ inv_freq: inv, original_max_position_embeddings: 1 });
     return { n, d, table: table.slice(0, n * d), sim, wavelength, pij: simAll[i * big + j], pijs: simAll[(i + s) * big + (j + s)] };
   },
   render(r, p) {
@@ -37,7 +38,7 @@ export default {
       sim: { data: r.sim, rows: r.n, cols: r.n, caption: L('similarity p_i · p_j', '相似度 p_i · p_j'), xlabel: 'j →', ylabel: 'i ↓' },
       wave: { series: [{ y: r.wavelength, kind: 'points', label: L(`wavelength 2π/ω_i (${freqs.en})`, `波长 2π/ω_i（${freqs.zh}）`) }],
         marks: [{ y: 2 * Math.PI * p.base, label: L(`2π·${p.base}`, `2π·${p.base}`) }],
-        caption: L('Wavelength of each channel pair, in tokens', '每对通道的波长（单位：token）'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') },
+        caption: L('Wavelength of each channel pair, in tokens', '每对通道的波长（单位：词元）'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts: [
         { id: 'pij', label: L(`p_${p.i} · p_${p.j}`, `p_${p.i} · p_${p.j}`), value: r.pij },
         { id: 'pijs', label: L(`p_${p.i + p.s} · p_${p.j + p.s}`, `p_${p.i + p.s} · p_${p.j + p.s}`), value: r.pijs },

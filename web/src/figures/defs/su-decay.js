@@ -8,7 +8,7 @@ export default {
   description: L('The average (1/(d/2))·Σ_j |S_j| of the partial sums S_j = Σ_{i<j} e^{i r θ_i} against relative distance r.',
     '部分和 S_j = Σ_{i<j} e^{i r θ_i} 的平均 (1/(d/2))·Σ_j |S_j| 随相对距离 r 的变化。'),
   takeaway: L('The relative size of the bound falls quickly with distance: RoPE favours nearby tokens (source figure: d = 128, 0…256).',
-    '上界的相对大小随距离迅速下降：RoPE 偏向近处的 token（原文图：d = 128，0…256）。'),
+    '上界的相对大小随距离迅速下降：RoPE 偏向近处的词元（原文图：d = 128，0…256）。'),
   params: {
     rotary_dim: { type: 'enum', values: [32, 64, 128, 256, 512], default: 128, label: L('d', 'd') },
     rope_theta: { type: 'enum', values: [100, 1000, 10000, 500000], default: 10000, label: L('Base', '底数') },

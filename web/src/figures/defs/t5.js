@@ -29,7 +29,7 @@ export default {
   },
   render(r, p) {
     return {
-      plot: { series: [{ x: r.rel, y: r.buckets, kind: 'step', label: L('bucket(j − i)', '桶号 bucket(j − i)') }],
+      plot: { series: [{ x: r.rel, y: r.buckets, kind: 'step', label: L('bucket(j − i)', 'j − i 的桶号') }],
         marks: [{ x: -p.max_distance, label: '−max_distance' }, { x: p.max_distance, label: 'max_distance' }],
         caption: L('T5 bucket of the relative position j − i', 'T5 相对位置 j − i 的桶号'), xlabel: 'j − i', ylabel: L('bucket', '桶') },
       bias: { data: r.bias, rows: r.seq, cols: r.seq, caption: L(`per-head bias (head ${p.head}, random bucket weights)`, `逐头偏置（第 ${p.head} 个头，随机桶权重）`), xlabel: L('key j →', '键 j →'), ylabel: L('query i ↓', '查询 i ↓') },

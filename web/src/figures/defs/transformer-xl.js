@@ -5,8 +5,8 @@ import { randomRows } from './util.js';
 export default {
   name: 'transformer-xl',
   title: L('Transformer-XL: four terms with memory', 'Transformer-XL：带记忆的四项'),
-  description: L('Content–content, content–position (sinusoidal R_{i−j}), global content bias u and global position bias v, with cached memory rows.',
-    '内容–内容、内容–位置（正弦 R_{i−j}）、全局内容偏置 u、全局位置偏置 v，并带缓存的记忆行。'),
+  description: L('Content–content, content–position (sinusoidal Rᵢ₋ⱼ), global content bias u and global position bias v, with cached memory rows.',
+    '内容–内容、内容–位置（正弦 Rᵢ₋ⱼ）、全局内容偏置 u、全局位置偏置 v，并带缓存的记忆行。'),
   takeaway: L('(d) sees only the distance i − j: constant along every diagonal; (c) sees only the key: constant down each column; (b) mixes the query’s content with the distance. Keys after the query (grey) are masked.',
     '(d) 只看距离 i − j：沿每条对角线不变；(c) 只看键：每列上下一致；(b) 把查询的内容与距离混在一起。查询之后的键（灰色）被掩码遮住。'),
   params: {
@@ -33,7 +33,7 @@ export default {
       c: { ...o, data: r.c, caption: L('(c) global content bias: constant down each column', '(c) 全局内容偏置：每列不变') },
       d: { ...o, data: r.d, caption: L('(d) global position bias: constant along diagonals', '(d) 全局位置偏置：沿对角线不变') },
       score: { ...o, data: r.score, caption: L('score (a+b+c+d)/√d, causal', '总分 (a+b+c+d)/√d，因果') },
-      readouts: [{ id: 'last', label: L('score[last, last]', 'score[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
+      readouts: [{ id: 'last', label: L('score[last, last]', '总分[末行, 末列]'), value: r.score[r.qlen * r.klen - 1] }],
     };
   },
 };

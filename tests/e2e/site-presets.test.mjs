@@ -1,0 +1,74 @@
+// End to end: "source figure" presets (issue 12, craft). One click on a preset sets its figure to the parameters of a
+// figure or table in the source documents — every parameter, the ones it does not name back to their defaults — and
+// a note says where it came from, in the page's language; the figure then shows the API's numbers for that setting.
+// A later change by the reader releases the preset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import init from 'posenc';
+import { openPage } from './browser.mjs';
+import { csvRows } from './csv.mjs';
+
+const shots = new URL('../../test-results/', import.meta.url);
+mkdirSync(shots, { recursive: true });
+const pe = await init();
+let ctx, page;
+before(async () => { ctx = await openPage('/', { width: 1280, height: 1400 }); page = ctx.page; });
+after(async () => { await ctx?.close(); });
+
+const presets = () => page.$$eval('.presets[data-figure] button[data-preset]', (bs) => bs.map((b, i) => ({ i, figure: b.closest('.presets').dataset.figure, preset: b.dataset.preset })));
+async function click(i) {
+  const figure = await page.$$eval('.presets button[data-preset]', (bs, k) => { bs[k].click(); return bs[k].closest('.presets').dataset.figure; }, i);
+  const state = await page.$eval(`#${figure}`, (el) => el.ready.then(() => 'ok', (e) => `ERR ${e.message}`));
+  return { figure, state };
+}
+const attrs = (figure) => page.$eval(`#${figure}`, (el) => Object.fromEntries([...el.attributes].map((a) => [a.name, a.value])));
+const note = (figure) => page.$eval(`.presets[data-figure="${figure}"] + .preset-note`, (el) => (el.hidden ? '' : el.textContent));
+const csv = (figure) => page.$eval(`#${figure}`, (el) => el.toCSV());
+
+test('every preset sets exactly its parameters, paints, and names its source in both languages', async () => {
+  const all = await presets();
+  assert.ok(all.length >= 8, `presets: ${all.length}`);
+  assert.deepEqual([...new Set(all.map((p) => p.figure))].sort(), ['alibi', 'rope-decay', 'su-decay', 't5']);
+  for (const p of all) {
+    // start from a changed state, so the preset has something to undo
+    await page.$eval(`#${p.figure}`, (el) => el.setAttribute(el.getAttribute('figure') === 'alibi' ? 'heads' : 'bound', el.getAttribute('figure') === 'alibi' ? '3' : 'true'));
+    const r = await click(p.i);
+    assert.equal(r.state, 'ok', p.preset);
+    const a = await attrs(p.figure);
+    for (const kv of p.preset.split(/\s+/)) { const [k, v] = kv.split('='); assert.equal(a[k], v, `${p.figure}.${k}`); }
+    assert.match(await note(p.figure), /source|Press et al\./i);
+    assert.equal(await page.$$eval('.presets button[aria-pressed="true"]', (bs) => bs.filter((b) => b.closest('.presets').dataset.figure).length) >= 1, true);
+  }
+  await page.click('#lang-zh');
+  assert.match(await note('alibi'), /参考文章 004/);
+  await page.click('#lang-en');
+});
+
+test('the presets reproduce the sources’ numbers: ALiBi Fig. 3, Su’s curve, 003’s window 4096, T5’s table', async () => {
+  const all = await presets(), find = (fig, re) => all.find((p) => p.figure === fig && re.test(p.preset));
+  // ALiBi, Fig. 3: 8 heads, head 0 has slope 1/2; the last of 5 queries gets −2, −1.5, −1, −0.5, 0.
+  await click(find('alibi', /n=5/).i);
+  const map = csvRows(await csv('alibi'), 'map').filter((r) => r.row === '4').map((r) => Number(r.value));
+  assert.deepEqual(map, Array.from(pe.alibiBias({ slopes: [pe.alibiSlopes(8)[0]], q_len: 5, mode: 'causal' }).subarray(20, 25), (v) => v + 0));   // + 0: the CSV writes −0 as 0
+  assert.deepEqual(map, [-2, -1.5, -1, -0.5, 0]);
+  await page.locator('#alibi').screenshot({ path: new URL('preset-alibi.png', shots).pathname });
+  // Su's curve, source 002: d = 128, base 10000, distances 0…256.
+  await click(find('su-decay', /count=257/).i);
+  const su = csvRows(await csv('su-decay')).map((r) => Number(r.value));
+  assert.deepEqual(su.slice(0, 257), Array.from(pe.ropeDecayBound({ rotary_dim: 128, rope_theta: 10000, count: 257 })));
+  // 003, figure 1: q = k = ones, d = 512, base 10000, window 4096; the score at distance 2048 is the API's.
+  await click(find('rope-decay', /window=4096 bound=false at=2048/).i);
+  const at = await page.$eval('#rope-decay', (el) => Number(el.shadowRoot.querySelector('output[data-id="at"]').dataset.value));
+  assert.equal(at, pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 512, rope_theta: 10000, q_position: 0, k_start: 2048, count: 1 })[0]);
+  await page.locator('#rope-decay').screenshot({ path: new URL('preset-rope-decay-003-1.png', shots).pathname });
+  // The reader changes the window: the preset lets go and its note disappears.
+  await page.$eval('#rope-decay', (el) => el.setAttribute('window', '16384'));
+  assert.equal(await page.$$eval('.presets[data-figure="rope-decay"] button[aria-pressed="true"]', (bs) => bs.length), 0);
+  assert.equal(await note('rope-decay'), '');
+  // T5: the table under the plot is source 002's (i − j = 0…30).
+  await click(find('t5', /num_buckets=32/).i);
+  const t5 = await page.$eval('#t5', (el) => [...el.shadowRoot.querySelectorAll('table[data-id="buckets"] tr')[1].cells].slice(1).map((c) => Number(c.textContent)));
+  assert.deepEqual(t5, Array.from({ length: 31 }, (_, t) => pe.t5RelativePositionBucket(-t)));
+  assert.deepEqual(ctx.errors, []);
+});
