@@ -80,28 +80,28 @@ test('a bad config replaces the old result with an error naming the key, in Engl
   await page.click('#config-gallery button[data-model="deepseek-v3"]');
   assert.equal(await ready('config-wavelengths'), 'ok');
   const bad = fixture('DeepSeek-V3.json').replace('"factor": 40,', '"factor": 0,');
-  assert.match(await paste(bad), /^ERR config\.json: rope_scaling\.factor: must be a finite number >= 1 \(got 0\)$/);
-  await expectError(/<posenc-figure figure="config-wavelengths">: config\.json: rope_scaling\.factor/);
+  assert.match(await paste(bad), /^ERR rope_scaling\.factor: must be a finite number >= 1 \(got 0\)$/);
+  await expectError(/<posenc-figure figure="config-wavelengths">: rope_scaling\.factor/);
   const shown = () => page.$eval('#config-wavelengths', (el) => {
     const sr = el.shadowRoot;
     return { error: sr.querySelector('.error').hidden ? null : sr.querySelector('.error').textContent, panels: sr.querySelector('.panels').hidden,
       readouts: sr.querySelectorAll('.readouts output').length };
   });
-  assert.deepEqual(await shown(), { error: 'config.json: rope_scaling.factor: must be a finite number >= 1 (got 0)', panels: true, readouts: 0 });
+  assert.deepEqual(await shown(), { error: 'rope_scaling.factor: must be a finite number >= 1 (got 0)', panels: true, readouts: 0 });
   assert.equal(await page.$eval('#config-results', (el) => el.hidden), true, 'no stale figure below the error');
   assert.equal(await page.$eval('#config-gallery button[data-model="deepseek-v3"]', (b) => b.getAttribute('aria-pressed')), 'false');
   await page.click('[data-set-lang="zh"]');
   await ready('config-wavelengths').catch(() => {});
   await page.waitForFunction(() => /必须/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
-  assert.equal((await shown()).error, 'config.json 中的 rope_scaling.factor 必须是 >= 1 的有限数（收到 0）。');
+  assert.equal((await shown()).error, '参数错误：rope_scaling.factor：必须是 >= 1 的有限数（收到 0）。');
   await page.locator('#config-reader').screenshot({ path: new URL('config-reader-error-zh.png', shots).pathname });
   // a typo inside the scaling dict: named, with the key it probably meant
   assert.match(await paste(bad.replace('"factor": 0,', '"factor": 40,').replace('"beta_fast"', '"beta_fats"')), /beta_fats/);
-  assert.equal((await shown()).error, "config.json 中的 rope_scaling.beta_fats 不是 rope_type 'yarn' 的键（是否想写 'beta_fast'？）。");
+  assert.equal((await shown()).error, "参数错误：rope_scaling.beta_fats：rope_type 'yarn' 没有这个键（是否想写 'beta_fast'？）。");
   await page.click('[data-set-lang="en"]');
   await page.waitForFunction(() => /did you mean 'beta_fast'/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
   // not JSON at all, then a good config again: everything is back
-  assert.match(await paste('{"rope_theta": 1e4,'), /^ERR config\.json: not valid JSON/);
+  assert.match(await paste('{"rope_theta": 1e4,'), /^ERR config: not valid JSON/);
   const good = fixture('DeepSeek-V3.json');
   assert.equal(await paste(good), 'ok');
   for (const f of FOLLOWERS) assert.equal(await follows(f, good), 'ok', f);

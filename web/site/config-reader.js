@@ -19,11 +19,14 @@ let pe = null;
 
 const buttons = GALLERY.map((m) => {
   const b = document.createElement('button');
-  b.type = 'button'; b.textContent = m.name; b.dataset.model = m.id; b.setAttribute('aria-pressed', 'false');
+  const code = document.createElement('code');   // a model's name is its identifier, the same in both languages
+  code.textContent = m.name;
+  b.type = 'button'; b.append(code); b.dataset.model = m.id; b.setAttribute('aria-pressed', 'false');
   b.addEventListener('click', () => primary.setAttribute('config', m.text));   // → figure-change → sync → describe
   return b;
 });
 gallery.replaceChildren(...buttons);
+const label = () => gallery.setAttribute('aria-label', tr({ en: 'gallery of model configs', zh: '模型配置列表' }));
 
 const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
 /** The position-related values read from the config, as one sentence in each language. */
@@ -39,7 +42,7 @@ function facts(r) {
     const nope = r.layers.filter((l) => !l.rope).length;
     en.push(`${r.layers.length} layers, ${nope} NoPE`); zh.push(`共 ${r.layers.length} 层，其中 ${nope} 层 NoPE`);
   }
-  if (r.mla) { en.push(`MLA: softmax scale ×${num(r.mla.softmax_scale_factor)} (mscale²)`); zh.push(`MLA：softmax 缩放 ×${num(r.mla.softmax_scale_factor)}（mscale²）`); }
+  if (r.mla) { en.push(`MLA: softmax scale ×${num(r.mla.softmax_scale_factor)} (mscale²)`); zh.push(`MLA：softmax 缩放 ×${num(r.mla.softmax_scale_factor)}（yarn_get_mscale²）`); }
   if (r.attn_temperature) {
     const { floor_scale: f, attn_scale: a, form } = r.attn_temperature;
     if (form === 'llama4') { en.push(`temperature tuning: floor_scale ${f}, attn_scale ${a}`); zh.push(`温度调节：floor_scale ${f}，attn_scale ${a}`); }
@@ -58,12 +61,14 @@ function describe() {
   // the address: a gallery file by its id (config-pick), a pasted config as the figure's own parameter (state.js bounds it)
   if (m) primary.dataset.nourl = ''; else delete primary.dataset.nourl;
   if (pick.value !== (m?.id ?? '')) { pick.value = m?.id ?? ''; pick.dispatchEvent(new Event('change', { bubbles: true })); }
-  const name = m ? { en: `${m.name} (${m.source}, its config.json):`, zh: `${m.name}（${m.source} 的 config.json）：` }
-    : c == null || c === DEFAULT ? { en: 'Llama 4 Scout (its position keys):', zh: 'Llama 4 Scout（它的位置参数）：' } : { en: 'Your config.json:', zh: '你的 config.json：' };
+  const code = (t) => { const x = document.createElement('code'); x.textContent = t; return x; };
+  const name = m ? [code(m.name), tr({ en: ' (', zh: '（' }), code(m.source), tr({ en: ', its config.json): ', zh: ' 的 config.json）：' })]
+    : c == null || c === DEFAULT ? [code('Llama 4 Scout'), tr({ en: ' (its position keys): ', zh: '（它的位置参数）：' })]
+      : [tr({ en: 'Your config.json: ', zh: '你的 config.json：' })];
   let said = null;
   if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT)); } catch { said = null; } }
   const strong = document.createElement('strong');
-  strong.textContent = tr(name);
+  strong.append(...name);
   line.replaceChildren(strong, said ? tr(said) : '');
   line.dataset.model = m?.id ?? '';
 }
@@ -89,7 +94,8 @@ async function sync() {
 }
 
 primary.addEventListener('figure-change', sync);
-onLang(describe);
+onLang(() => { describe(); label(); });
+label();
 const peReady = init().then((p) => { pe = p; describe(); return p; });
 // a link with a gallery choice (config-pick, restored by state.js) shows that model
 const linked = GALLERY.find((g) => g.id === pick.value);

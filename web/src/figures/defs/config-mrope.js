@@ -10,14 +10,14 @@ const AXES = ['t', 'h', 'w'];
 
 export default {
   name: 'config-mrope',
-  title: L('M-RoPE: the position ids of an image and text', 'M-RoPE：一张图片与文字的位置 id'),
+  title: L('M-RoPE: the position ids of an image and text', 'M-RoPE：一张图片与文字的位置编号'),
   description: L('For an M-RoPE config: the t, h, w position ids of text + an image (from get_rope_index, with the config’s token ids), and the frequency pairs each axis drives.',
-    'M-RoPE 模型的 config：文字 + 一张图片的 t、h、w 位置 id（按 get_rope_index，用 config 中的词元 id），以及每个轴驱动的频率对。'),
+    'M-RoPE 模型的 config：文字 + 一张图片的 t、h、w 位置编号（按 get_rope_index，用 config 中的词元编号），以及每个轴驱动的频率对。'),
   takeaway: L('Image tokens share one t and count rows and columns on h and w; the text after the image resumes after the largest id used, so the sequence is shorter in positions than in tokens (rope_deltas < 0).',
-    '图片词元共用一个 t，在 h、w 上分别数行和列；图片之后的文字从已用的最大 id 之后继续，所以位置比词元少（rope_deltas < 0）。'),
+    '图片词元共用一个 t，在 h、w 上分别数行和列；图片之后的文字从已用的最大编号之后继续，所以位置比词元少（rope_deltas < 0）。'),
   params: {
     config: configParam(QWEN25VL),
-    image: { type: 'enum', values: ['4x4', '8x12', '16x16', '28x40'], default: '8x12', label: L('Image (patches h×w)', '图片（h×w 个 patch）') },
+    image: { type: 'enum', values: ['4x4', '8x12', '16x16', '28x40'], default: '8x12', label: L('Image (patches h×w)', '图片（h×w 个图块）') },
   },
   panels: (p, r) => (r?.ids ? [{ id: 'ids', block: 'heatmap', size: 720 }, { id: 'axes', block: 'heatmap', size: 720 }] : []),
   compute(pe, { config, image }) {
@@ -34,7 +34,7 @@ export default {
     try {
       out = pe.mropePositionIds({ config: c, input_ids, image_grid_thw: [[1, h, w]] });
     } catch (e) {
-      throw e?.name === 'PosencError' ? new FigureError(configErrorText(e.message.replace(/^config\./, '')), 'config') : e;
+      throw e?.name === 'PosencError' ? new FigureError(configErrorText({ name: e.name, message: e.message.replace(/^config\./, '') }), 'config') : e;
     }
     const half = r.rotary_dim / 2, axes = new Float32Array(half).fill(NaN);
     AXES.forEach((_, a) => {
@@ -55,7 +55,7 @@ export default {
     return {
       ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]),
         caption: L(`position ids (t, h, w): ${BEFORE} text tokens, an image of ${r.h}×${r.w} patches (${(r.h / 2) * (r.w / 2)} tokens after the 2×2 merge), ${AFTER} text tokens`,
-          `位置 id（t、h、w）：${BEFORE} 个文字词元、一张 ${r.h}×${r.w} 个 patch 的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元）、${AFTER} 个文字词元`),
+          `位置编号（t、h、w）：${BEFORE} 个文字词元、一张 ${r.h}×${r.w} 个图块的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元）、${AFTER} 个文字词元`),
         xlabel: L('token →', '词元 →'), ylabel: L('axis', '轴') },
       axes: { data: r.axes, rows: 1, cols: r.half, vmin: 0, vmax: 2,
         caption: L(`frequency pair → axis (0 = t, 1 = h, 2 = w): mrope_section [${r.section.join(', ')}], ${r.interleaved ? 'interleaved' : 'contiguous'}`,

@@ -10,8 +10,8 @@ export default {
   title: L('Which layers rotate: the layer schedule', '哪些层旋转：层的排布'),
   description: L('The decoder layers of a config.json by layer type (full / sliding / chunked / linear …), and which of them use RoPE.',
     'config.json 中各解码层的层类型（全局 / 滑动窗口 / 分块 / 线性……）以及哪些层使用 RoPE。'),
-  takeaway: L('Many models rotate only some layers: Llama 4 leaves every 4th layer without positions, Cohere2 and EXAONE 4 their global layers, hybrid models their linear layers.',
-    '许多模型只在部分层旋转：Llama 4 每 4 层有 1 层不含位置，Cohere2 和 EXAONE 4 的全局层、混合模型的线性层也不用 RoPE。'),
+  takeaway: L('Many models rotate only some layers: Llama 4 leaves every 4th layer without positions, Cohere2 and EXAONE-4.0 their global layers, hybrid models their linear layers.',
+    '许多模型只在部分层旋转：Llama 4 每 4 层有 1 层不含位置，Cohere2 和 EXAONE-4.0 的全局层、混合模型的线性层也不用 RoPE。'),
   params: { config: configParam(LLAMA4) },
   panels: (p, r) => (r?.layers ? [{ id: 'strip', block: 'heatmap', size: 720 }] : []),
   compute(pe, { config }) {

@@ -49,7 +49,7 @@ export default {
     if (r.mla) {
       readouts.push({ id: 'mla', label: L('MLA', 'MLA'), value: r.mla.softmax_scale_factor,
         text: L(`rotary part qk_rope_head_dim ${r.mla.qk_rope_head_dim} + qk_nope_head_dim ${r.mla.qk_nope_head_dim}; softmax scale × ${num(r.mla.softmax_scale_factor)} (mscale²)`,
-          `旋转部分 qk_rope_head_dim ${r.mla.qk_rope_head_dim} + 不旋转部分 qk_nope_head_dim ${r.mla.qk_nope_head_dim}；softmax 缩放 × ${num(r.mla.softmax_scale_factor)}（mscale²）`) });
+          `旋转部分 qk_rope_head_dim ${r.mla.qk_rope_head_dim} + 不旋转部分 qk_nope_head_dim ${r.mla.qk_nope_head_dim}；softmax 缩放 × ${num(r.mla.softmax_scale_factor)}（yarn_get_mscale²）`) });
     }
     if (r.mrope) {
       readouts.push({ id: 'mrope', label: L('M-RoPE', 'M-RoPE'), value: r.mrope.section[0],
@@ -57,7 +57,11 @@ export default {
           `mrope_section [${r.mrope.section.join(', ')}]（t、h、w 各占的频率对数），${r.mrope.interleaved ? '交错排列' : '连续分段'}`) });
     }
     readouts.push({ id: 'layout', label: L('pairing', '通道配对'), value: NaN, text: r.layout });
-    if (r.warnings.length) readouts.push({ id: 'warnings', label: L('notes', '提示'), value: r.warnings.length, text: r.warnings.join(' | ') });
+    // the package's notes are English sentences naming keys; in Chinese their count, the text on the English page
+    if (r.warnings.length) {
+      readouts.push({ id: 'warnings', label: L('notes', '提示'), value: r.warnings.length,
+        text: L(r.warnings.join(' | '), `${r.warnings.length} 条（关于被忽略的键和 Hugging Face 补上的默认值；原文见英文界面）`) });
+    }
     return {
       plot: { series, marks, caption: L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') },
       readouts,
