@@ -29,7 +29,7 @@ test('PosencError messages in Chinese: the parameter name kept, the rule transla
   const cases = [
     [() => pe.ropeInvFreq({ rotary_dim: 7 }), 'rotary_dim'],
     [() => pe.ropeApply(new Float32Array(4), { seq: 1, head_dim: 4, rope_base: 3 }), 'ropeApply'],
-    [() => pe.ropeFromConfig('{"rope_theta": -1, "head_dim": 64}'), 'rope_parameters.rope_theta'],
+    [() => pe.ropeFromConfig('{"rope_theta": -1, "head_dim": 64}'), 'rope_theta'],
     [() => pe.ropeFromConfig('{"rope_theta": 10000, "head_dim": 64, "rope_scaling": {"rope_type": "linear", "factr": 2}}'), 'rope_scaling.factr'],
     [() => pe.ropeFromConfig('{"rope_theta": 10000'), 'config'],
     [() => pe.tableFromJSON('[[1, 2], [3'), 'json'],
