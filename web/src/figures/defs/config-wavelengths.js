@@ -63,7 +63,7 @@ export default {
         text: L(r.warnings.join(' | '), `${r.warnings.length} 条（关于被忽略的键和 Hugging Face 补上的默认值；原文见英文界面）`) });
     }
     return {
-      plot: { series, marks, caption: L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', 'token 数') },
+      plot: { series, marks, caption: L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts,
     };
   },
