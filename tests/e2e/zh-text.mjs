@@ -8,9 +8,6 @@ export const PROPER_NAMES = new Set(('RoPE ALiBi xPos LLaMA Llama ChatGLM GLM FL
   'SIMD JSON CSV PNG SVG arXiv torchscale wasm NumPy PyTorch NTK-aware').split(' '));
 // Hugging Face rope_type values (code: the config's own strings, as in "PI (linear)").
 export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.split(' '));
-// Known exception, owned by other engineers' figure definitions: "token" (wavelengths.js, config-wavelengths.js,
-// su-decay.js, explorer.js write it where the page's prose says 词元). Remove it from this list once those say 词元.
-export const OWNED_ELSEWHERE = new Set(['token']);
 // Function names written in formulas that are plain text (readouts, captions): math, not English prose.
 export const MATH_NAMES = new Set('max min softmax sin cos exp log clip elu diag Re Im int ms'.split(' '));
 
@@ -45,7 +42,7 @@ export function zhVisibleText(page) {
  * with _ or a digit, camelCase, or a file name: code written inline, e.g. rope_theta, relShift, config.json).
  */
 export function englishWords(texts, code = new Set()) {
-  const ok = (p) => PROPER_NAMES.has(p) || MATH_NAMES.has(p) || ROPE_TYPES.has(p) || OWNED_ELSEWHERE.has(p) || code.has(p) || p.length < 2 || /\d/.test(p);
+  const ok = (p) => PROPER_NAMES.has(p) || MATH_NAMES.has(p) || ROPE_TYPES.has(p) || code.has(p) || p.length < 2 || /\d/.test(p);
   const found = new Map();
   for (const text of texts) {
     // Quoted values are literal input, and an error names its parameter as written ("参数错误：rope_theta：…").
