@@ -1,6 +1,8 @@
 // posenc (internal) — shared by the table file readers (learned_npy.cpp, learned_safetensors.cpp): little-endian
-// elements to float32, the 2-D shape check made before anything is allocated, messages.
+// elements to float32, the 2-D shape check made before anything is allocated, messages, and the cursor both text
+// headers (the .npy dict literal, the safetensors JSON) are read with.
 #pragma once
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -65,4 +67,39 @@ inline Table read_table(const std::uint8_t* p, long long rows, long long cols, s
   for (std::size_t k = 0; k < t.data.size(); ++k) t.data[k] = element(p, k, item, bf16, who);
   return t;
 }
+
+// A cursor over a text header: whitespace, punctuation and keywords; errors name the format, what is read and the byte.
+class HeaderCursor {
+ public:
+  HeaderCursor(const char* s, std::size_t n, const char* who, const char* what) : s_(s), n_(n), who_(who), what_(what) {}
+
+ protected:
+  const char* s_;
+  std::size_t n_, i_ = 0;
+  [[noreturn]] void bad(const std::string& m) const {
+    fail(who_, std::string(what_) + ": " + m + " (at byte " + std::to_string(i_) + ")");
+  }
+  void ws() {
+    while (i_ < n_ && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < n_ && s_[i_] == c) return ++i_, true;
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c)) bad(std::string("expected '") + c + "'");
+  }
+  // A keyword (True, null, …) not followed by a letter or digit.
+  bool word(const char* w) {
+    const std::size_t l = std::strlen(w);
+    if (n_ - i_ >= l && std::memcmp(s_ + i_, w, l) == 0 && (n_ - i_ == l || !std::isalnum(static_cast<unsigned char>(s_[i_ + l]))))
+      return i_ += l, true;
+    return false;
+  }
+
+ private:
+  const char* who_;
+  const char* what_;
+};
 }  // namespace posenc::detail

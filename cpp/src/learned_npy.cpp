@@ -20,9 +20,9 @@ struct Py {
   std::vector<Py> items;
 };
 
-class PyReader {
+class PyReader : detail::HeaderCursor {
  public:
-  PyReader(const char* s, std::size_t n) : s_(s), n_(n) {}
+  PyReader(const char* s, std::size_t n) : HeaderCursor(s, n, "npy", "malformed header dict") {}
   // {key: value, …} with string keys; a repeated key keeps its last value, as a Python dict does.
   std::vector<std::pair<std::string, Py>> dict() {
     std::vector<std::pair<std::string, Py>> out;
@@ -47,28 +47,6 @@ class PyReader {
   }
 
  private:
-  const char* s_;
-  std::size_t n_, i_ = 0;
-  [[noreturn]] void bad(const std::string& what) {
-    detail::fail("npy", "malformed header dict: " + what + " (at byte " + std::to_string(i_) + ")");
-  }
-  void ws() {
-    while (i_ < n_ && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
-  }
-  bool eat(char c) {
-    ws();
-    if (i_ < n_ && s_[i_] == c) return ++i_, true;
-    return false;
-  }
-  void expect(char c) {
-    if (!eat(c)) bad(std::string("expected '") + c + "'");
-  }
-  bool word(const char* w) {
-    const std::size_t l = std::strlen(w);
-    if (n_ - i_ >= l && std::memcmp(s_ + i_, w, l) == 0 && (n_ - i_ == l || !std::isalnum(static_cast<unsigned char>(s_[i_ + l]))))
-      return i_ += l, true;
-    return false;
-  }
   // '…' or "…"; a backslash keeps the next character (numpy's headers hold no escapes).
   std::string str() {
     const char q = s_[i_++];

@@ -21,9 +21,9 @@ struct Json {
   std::vector<std::pair<std::string, Json>> members;    // object, in file order
 };
 
-class JsonReader {
+class JsonReader : detail::HeaderCursor {
  public:
-  JsonReader(const char* s, std::size_t n) : s_(s), n_(n) {}
+  JsonReader(const char* s, std::size_t n) : HeaderCursor(s, n, "safetensors", "malformed JSON header") {}
   Json document() {
     Json v = value(0);
     ws();
@@ -32,27 +32,6 @@ class JsonReader {
   }
 
  private:
-  const char* s_;
-  std::size_t n_, i_ = 0;
-  [[noreturn]] void bad(const std::string& what) {
-    detail::fail("safetensors", "malformed JSON header: " + what + " (at byte " + std::to_string(i_) + ")");
-  }
-  void ws() {
-    while (i_ < n_ && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
-  }
-  bool eat(char c) {
-    ws();
-    if (i_ < n_ && s_[i_] == c) return ++i_, true;
-    return false;
-  }
-  void expect(char c) {
-    if (!eat(c)) bad(std::string("expected '") + c + "'");
-  }
-  bool word(const char* w) {
-    const std::size_t l = std::strlen(w);
-    if (n_ - i_ >= l && std::memcmp(s_ + i_, w, l) == 0) return i_ += l, true;
-    return false;
-  }
   static void utf8(std::string& o, unsigned cp) {
     if (cp < 0x80) o += char(cp);
     else if (cp < 0x800) o += char(0xC0 | (cp >> 6)), o += char(0x80 | (cp & 0x3F));
