@@ -1,16 +1,20 @@
 // What a config's positions do, computed in C++ from the plan config/read.ts makes: the result of
 // `pe.ropeFromConfig`. Also the M-RoPE position-id builder's option handling (`pe.mropePositionIds`).
-import type { Llama3Bands, RawModule, RawScaledInvFreq, YarnCorrectionRange } from '../raw.js';
+import type { RawModule, RawScaledInvFreq } from '../raw.js';
 import { rawScaling } from '../rope_config.js';
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
 import { PosencError, check, show } from '../validate.js';
 import { any, array, f64, int, optional, parse } from '../options.js';
 import type { Schema } from '../options.js';
+import type { ScaledInvFreq } from '../rope_scaling.js';
 import { readConfig } from './read.js';
 import type { ConfigLayout, ConfigPlan, RopeSpec } from './read.js';
 
-/** One RoPE of a config (one layer type's). */
-export interface ConfigRope {
+/**
+ * One RoPE of a config (one layer type's): its frequencies as {@link Posenc.ropeInvFreqScaled} gives them (attention_scaling,
+ * effective_base, factor, yarn_correction_range, llama3_bands, longrope_factors), and where they came from.
+ */
+export interface ConfigRope extends ScaledInvFreq {
   rope_type: RopeType;
   /** Key path its parameters came from, e.g. `rope_parameters.full_attention` or `text_config.rope_scaling`. */
   source: string;
@@ -24,18 +28,6 @@ export interface ConfigRope {
   original_max_position_embeddings: number | null;
   /** rotary_dim/2 inverse frequencies, float64 (exact; HF's float32 ones are up to ~6 ulp off for llama3/longrope). */
   inv_freq: Float64Array;
-  /** Multiplies cos and sin (HF `attention_scaling`). */
-  attention_scaling: number;
-  /** The base the frequencies come from: rope_theta, or dynamic NTK's base at `seq_len`. */
-  effective_base: number;
-  /** The scaling factor in use (yarn/longrope: resolved from the lengths when unset), null for default. */
-  factor: number | null;
-  /** yarn: the ramp's pair indices; else null. */
-  yarn_correction_range: YarnCorrectionRange | null;
-  /** llama3: the band edges; else null. */
-  llama3_bands: Llama3Bands | null;
-  /** longrope: which factor list applies at `seq_len` (`'long'` when seq_len > original_max_position_embeddings). */
-  longrope_factors: 'short' | 'long' | null;
   /** Channel pairing of the model's q/k. */
   layout: ConfigLayout;
   /** The flat parameters given to the C++ core ({@link Posenc.ropeInvFreqScaled} takes the same). */
