@@ -21,6 +21,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npyFile, safetensorsFile } from '../js/files.mjs';
 
 const CONFIG_READERS = new Set(['ropeFromConfig']);
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
@@ -296,24 +297,9 @@ function show(v, depth = 0) {
   return String(v);
 }
 
-function npyBytes() {
-  const h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-  const head = h + ' '.repeat(128 - 10 - h.length - 1) + '\n';
-  const b = new Uint8Array(128 + 24);
-  b.set([0x93, 78, 85, 77, 80, 89, 1, 0, head.length, 0]);
-  b.set(new TextEncoder().encode(head), 10);
-  new Float32Array(b.buffer, 128, 6).set([0.5, -1, 2, 3, 4, 5]);
-  return b;
-}
-
-function safetensorsBytes() {
-  const h = new TextEncoder().encode('{"wpe.weight":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]}}');
-  const b = new Uint8Array(8 + h.length + 24);
-  new DataView(b.buffer).setBigUint64(0, BigInt(h.length), true);
-  b.set(h, 8);
-  b.set(new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6]).buffer), 8 + h.length);
-  return b;
-}
+const npyBytes = () => npyFile('<f4', [2, 3], new Float32Array([0.5, -1, 2, 3, 4, 5]));
+const safetensorsBytes = () => safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape: [2, 3], data_offsets: [0, 24] } },
+  new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6]).buffer));
 
 // ---- worker: makes the calls -----------------------------------------------------------------------------------------
 async function work() {

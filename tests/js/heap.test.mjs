@@ -4,26 +4,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import init, { PosencError } from 'posenc';
+import { npyFile, safetensorsFile } from './files.mjs';
 
 const KiB = 1024;
 
-function npy() {
-  const h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-  const head = h + ' '.repeat(128 - 10 - h.length - 1) + '\n';
-  const b = new Uint8Array(128 + 24);
-  b.set([0x93, 78, 85, 77, 80, 89, 1, 0, head.length, 0]);
-  b.set(new TextEncoder().encode(head), 10);
-  new Float32Array(b.buffer, 128, 6).set([0.5, -1, 2, 3, 4, 5]);
-  return b;
-}
-
-function safetensors(header, dataBytes) {
-  const h = new TextEncoder().encode(JSON.stringify(header));
-  const b = new Uint8Array(8 + h.length + dataBytes);
-  new DataView(b.buffer).setBigUint64(0, BigInt(h.length), true);
-  b.set(h, 8);
-  return b;
-}
+const npy = () => npyFile('<f4', [2, 3], new Float32Array([0.5, -1, 2, 3, 4, 5]));
+const safetensors = (header, dataBytes) => safetensorsFile(header, new Uint8Array(dataBytes));
 
 test('10^4 calls and 10^3 refused calls: wasm memory within ±64 KiB', async () => {
   const pe = await init();

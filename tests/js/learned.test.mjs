@@ -2,21 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builds, randomVec, dotRows as dot, throwsNamed } from './helpers.mjs';
+import { npyFile, safetensorsFile } from './files.mjs';
 
 const COSINE_ABS = 1e-5;  // float32 dot / float64 norms
 
-/** A version 1.0 .npy file built from the format description. */
-function npy(descr, shape, data, fortran = 'False') {
-  let h = `{'descr': '${descr}', 'fortran_order': ${fortran}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  while ((10 + h.length + 1) % 64) h += ' ';
-  h += '\n';
-  const body = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const out = new Uint8Array(10 + h.length + body.length);
-  out.set([0x93, 78, 85, 77, 80, 89, 1, 0, h.length & 255, h.length >> 8]);
-  out.set(new TextEncoder().encode(h), 10);
-  out.set(body, 10 + h.length);
-  return out;
-}
+const npy = npyFile;
 
 /** A .safetensors file from {name: [dtype, shape, bytes]}. */
 function safetensors(tensors) {
@@ -28,13 +18,10 @@ function safetensors(tensors) {
     parts.push(bytes);
     off += bytes.length;
   }
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const out = new Uint8Array(8 + json.length + off);
-  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
-  out.set(json, 8);
-  let p = 8 + json.length;
-  for (const b of parts) { out.set(b, p); p += b.length; }
-  return out;
+  const data = new Uint8Array(off);
+  let p = 0;
+  for (const b of parts) { data.set(b, p); p += b.length; }
+  return safetensorsFile(header, data);
 }
 
 const u8 = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

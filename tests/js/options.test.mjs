@@ -5,20 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PosencError } from 'posenc';
 import { builds, randomVec } from './helpers.mjs';
+import { npyFile } from './files.mjs';
 
 const pe0 = builds[0][1];
 const x = randomVec(2 * 2 * 8, 1);
 const v8 = randomVec(8, 2);
-const npy = (() => { // a 2×2 float32 .npy, built by hand
-  const header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  const h = header + ' '.repeat(pad) + '\n';
-  const bytes = new Uint8Array(10 + h.length + 16);
-  bytes.set([0x93, 78, 85, 77, 80, 89, 1, 0, h.length & 255, h.length >> 8]);
-  bytes.set(new TextEncoder().encode(h), 10);
-  new Float32Array(bytes.buffer, 10 + h.length, 4).set([1, 2, 3, 4]);
-  return bytes;
-})();
+const npy = npyFile('<f4', [2, 2], new Float32Array([1, 2, 3, 4]));
 const table = { rows: 4, cols: 8, data: randomVec(32, 3) };
 const config = { head_dim: 8, rope_theta: 10000, max_position_embeddings: 64 };
 
