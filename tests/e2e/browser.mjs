@@ -1,5 +1,8 @@
 // Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, against the built site (build/site)
 // served locally by scripts/serve.mjs (with its strict Content-Security-Policy).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -31,4 +34,11 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
 }
 
 /** Waits until every computation the page started has been drawn. */
+/** Where a screenshot named NAME goes: test-results/NAME.png (ignored by git; NAME may hold a folder). */
+export function shotPath(name) {
+  const path = fileURLToPath(new URL(`../../test-results/${name}.png`, import.meta.url));
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}
+
 export const settled = (page) => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 30000 });

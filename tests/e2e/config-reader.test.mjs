@@ -5,13 +5,11 @@
 // Screenshots (en, zh; desktop, phone): test-results/config-reader-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import init from 'posenc';
-import { openPage } from './browser.mjs';
+import { openPage, shotPath } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 
-const shots = new URL('../../test-results/', import.meta.url);
-mkdirSync(shots, { recursive: true });
 const pe = await init();
 const fixture = (f) => readFileSync(new URL(`../fixtures/configs/${f}`, import.meta.url), 'utf8');
 const FOLLOWERS = ['config-schedule', 'config-decay', 'config-scale'];
@@ -73,7 +71,7 @@ test('every gallery model renders in every config figure, with the numbers the p
     if (r.mla) assert.equal(await readout('config-scale', 'mscale2'), r.mla.softmax_scale_factor, name);
   }
   assert.deepEqual(ctx.errors, []);
-  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-gallery-en.png', shots).pathname });
+  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-gallery-en') });
 });
 
 test('a bad config replaces the old result with an error naming the key, in English and in Chinese', async () => {
@@ -94,7 +92,7 @@ test('a bad config replaces the old result with an error naming the key, in Engl
   await ready('config-wavelengths').catch(() => {});
   await page.waitForFunction(() => /必须/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
   assert.equal((await shown()).error, '参数错误：rope_scaling.factor：必须是 >= 1 的有限数（收到 0）。');
-  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-error-zh.png', shots).pathname });
+  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-error-zh') });
   // a typo inside the scaling dict: named, with the key it probably meant
   assert.match(await paste(bad.replace('"factor": 0,', '"factor": 40,').replace('"beta_fast"', '"beta_fats"')), /beta_fats/);
   assert.equal((await shown()).error, "参数错误：rope_scaling.beta_fats：rope_type 'yarn' 没有这个键（是否想写 'beta_fast'？）。");
@@ -134,7 +132,7 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   const temp = csvRows(await csv('config-scale'), 'plot', 'Llama 4 query temperature (NoPE layers)');
   for (const t of temp) assert.ok(Math.abs(Number(t.value) - (1 + 0.1 * Math.log(1 + Math.floor((Number(t.x) + 1) / 8192)))) < 1e-12, t.x);
   assert.ok(Number(temp.at(-1).value) > 1.7);
-  await page.locator('#config-reader').screenshot({ path: new URL('config-reader-llama4-en.png', shots).pathname });
+  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-llama4-en') });
 });
 
 test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the image block has one t, rows on h, columns on w', async () => {
@@ -159,7 +157,7 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
   const il = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(il, Array.from({ length: 32 }, (_, i) => (i % 3 === 1 && i < 33 ? 1 : i % 3 === 2 && i < 30 ? 2 : 0)));
-  await page.locator('#config-mrope').screenshot({ path: new URL('config-reader-mrope-en.png', shots).pathname });
+  await page.locator('#config-mrope').screenshot({ path: shotPath('config-reader-mrope-en') });
 });
 
 test('the address keeps the gallery choice (not the config text); a link with it shows that model', async () => {
@@ -187,7 +185,7 @@ test('phone width and Chinese: the reader fits, screenshots', async () => {
     for (const f of ['config-wavelengths', ...FOLLOWERS]) assert.equal(await ready(f, p), 'ok', f);
     const over = await p.$eval('#config-reader', (el) => el.scrollWidth - el.clientWidth);
     assert.ok(over <= 1, `no horizontal overflow (${over} px) at ${vp.width}`);
-    await p.locator('#config-reader').screenshot({ path: new URL(`config-reader-${lang}-${vp.width}.png`, shots).pathname });
+    await p.locator('#config-reader').screenshot({ path: shotPath(`config-reader-${lang}-${vp.width}`) });
     await p.context().close();
   }
   assert.deepEqual(ctx.errors, []);

@@ -5,13 +5,9 @@
 // the whole page, figures and errors included: site-zh.test.mjs.) Screenshots: test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import init from 'posenc';
-import { openPage } from './browser.mjs';
+import { openPage, shotPath } from './browser.mjs';
 
-const shots = new URL('../../test-results/', import.meta.url);
-mkdirSync(shots, { recursive: true });
-const shotPath = (name) => new URL(`${name}.png`, shots).pathname;
 const pe = await init();
 let ctx, page;
 

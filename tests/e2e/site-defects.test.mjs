@@ -4,13 +4,9 @@
 // comes from the package's API: the page's own scripts do no arithmetic on results). Screenshots: test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, settled } from './browser.mjs';
+import { openPage, settled, shotPath } from './browser.mjs';
 
-const shots = new URL('../../test-results/', import.meta.url);
-mkdirSync(shots, { recursive: true });
-const shotPath = (name) => new URL(`${name}.png`, shots).pathname;
 const pe = await init();
 let ctx, page;
 

@@ -5,15 +5,12 @@
 // and on the page (the learned-table loader), each shown in Chinese with the parameter name kept, never raw.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import init from 'posenc';
 import { describeFigure, figureNames } from '../../web/src/figures/index.js';   // the sources the site is built from
-import { openPage, settled } from './browser.mjs';
+import { openPage, settled, shotPath } from './browser.mjs';
 import { zhVisibleText, englishWords } from './zh-text.mjs';
 import { errorText } from '../../web/src/figures/messages.js';
 
-const shots = new URL('../../test-results/', import.meta.url);
-mkdirSync(shots, { recursive: true });
 const pe = await init();
 // The figures' parameter names and enum values are code (they are attribute names and values).
 const CODE = new Set(['true', 'false', ...figureNames.flatMap((n) => describeFigure(n).params.flatMap((p) => [p.name, ...(p.values ?? []).map(String)]))]);
@@ -63,7 +60,7 @@ test('zh mode: no English words in the visible text of the page and its figures'
   assert.ok(texts.some((t) => t.includes('旋转位置编码')), 'section prose is collected');
   assert.ok(texts.some((t) => t.includes('分桶后的 δ')), 'figure legends (shadow DOM) are collected');
   assert.deepEqual(englishWords(texts, CODE), []);
-  await page.screenshot({ path: new URL('zh-1280-full.png', shots).pathname, fullPage: true });
+  await page.screenshot({ path: shotPath('zh-1280-full'), fullPage: true });
 });
 
 test('zh mode: the figure gallery (titles, descriptions, parameter tables, every figure) has no English words', async () => {
@@ -91,7 +88,7 @@ test('zh mode: error messages are Chinese — a figure parameter, a PosencError 
   await page.setInputFiles('#s2l-file', { name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from('[[1, 2], [3, 4]]') });
   await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '2'); await settled(page);
   assert.match(await page.$eval('#s2l-lookup', (el) => el.textContent), /^参数错误：positions：第 0 项的位置 70 超出了表的行范围 \[0, 1\]/);
-  await page.locator('#s2l-form').screenshot({ path: new URL('zh-s2-loader-error.png', shots).pathname });
+  await page.locator('#s2l-form').screenshot({ path: shotPath('zh-s2-loader-error') });
   const texts = await zhVisibleText(page);
   assert.deepEqual(englishWords(texts, CODE), []);
   ctx.errors.splice(0);   // the figures log their errors to the console (expected here)

@@ -5,17 +5,13 @@
 // site-page.test.mjs. Screenshots: test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import init from 'posenc';
 import { figureNames } from 'posenc/figures';
-import { openPage, settled } from './browser.mjs';
+import { openPage, settled, shotPath } from './browser.mjs';
 import { helpers } from './site-helpers.mjs';
 import { csvRows } from './csv.mjs';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
-const shots = new URL('../../test-results/', import.meta.url);
-mkdirSync(shots, { recursive: true });
-const shotPath = (name) => new URL(`${name}.png`, shots).pathname;
 const pe = await init();
 let ctx, page;
 
