@@ -4,15 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
+import { REL, badConfig, close, theta } from './config-helpers.mjs';
 
 const pe = await init();
-const REL = 1e-12; // float64 formulas evaluated in a different order
-const theta = (b, d) => Array.from({ length: d / 2 }, (_, i) => b ** (-(2 * i) / d));
-function close(got, want, rel, msg) {
-  assert.equal(got.length, want.length, `${msg}: length`);
-  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= rel * Math.abs(want[i]), `${msg}[${i}]: ${got[i]} vs ${want[i]}`);
-}
-const bad = (cfg, re, opts) => assert.throws(() => pe.ropeFromConfig(cfg, opts), (e) => e.name === 'PosencError' && re.test(e.message), String(re));
+const bad = (cfg, re, opts) => badConfig(pe, cfg, re, opts);
 
 // Qwen/Qwen2-VL-7B-Instruct (legacy rope_scaling "mrope"), Qwen/Qwen2.5-VL-7B-Instruct, Qwen/Qwen3-VL-8B-Instruct (text_config)
 const QWEN2_VL = { model_type: 'qwen2_vl', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768,

@@ -4,15 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
+import { REL, badConfig, close, theta } from './config-helpers.mjs';
 
 const pe = await init();
-const REL = 1e-12; // float64 formulas evaluated in a different order
-const theta = (b, d) => Array.from({ length: d / 2 }, (_, i) => b ** (-(2 * i) / d));
-function close(got, want, rel, msg) {
-  assert.equal(got.length, want.length, `${msg}: length`);
-  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= rel * Math.abs(want[i]), `${msg}[${i}]: ${got[i]} vs ${want[i]}`);
-}
-const bad = (cfg, re, opts) => assert.throws(() => pe.ropeFromConfig(cfg, opts), (e) => e.name === 'PosencError' && re.test(e.message), String(re));
+const bad = (cfg, re, opts) => badConfig(pe, cfg, re, opts);
 const mscale = (s, m = 1) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
 /** Pair index whose wavelength 2π·b^(2i/d) equals `wl`. */
 const dimOf = (wl, d, b) => (d * Math.log(wl / (2 * Math.PI))) / (2 * Math.log(b));
