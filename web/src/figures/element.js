@@ -15,16 +15,13 @@ import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
 import { run, recycle, engineInfo } from './engine.js';
 import { BADGE } from './backend.js';
+import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
   download: L('Download', '下载'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
 const css = `
-:host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%;
-  --pe-fg: #1d1d1f; --pe-muted: #4f4f5a; --pe-grid: #d6d6dc; --pe-frame: #6b6b75; --pe-bg: #ffffff; --pe-missing: #e3e3e8; --pe-palette: light;
-  --pe-focus: #1d1d1f; --pe-panel: #f1f3f6; --pe-accent: #1f5a8c; }
-:host([theme="dark"]) { --pe-fg: #e8e8ea; --pe-muted: #b4b4be; --pe-grid: #3a3a42; --pe-frame: #8a8a95; --pe-bg: #17171a; --pe-missing: #3a3a42;
-  --pe-palette: dark; --pe-focus: #ffffff; --pe-panel: #24242a; --pe-accent: #8cc4f0; }
+:host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
 [hidden] { display: none !important; }
 .title { font-weight: 700; margin: 0; }
 .takeaway { margin: 2px 0 8px; color: var(--pe-fg); }
@@ -85,15 +82,17 @@ export class PosencFigure extends Base {
     }, { rootMargin: '200px' }) : null;
   }
 
-  connectedCallback() { if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
-  disconnectedCallback() { this._io?.disconnect(); this._job?.cancel(); }
+  connectedCallback() { watchTheme(this); if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
+  disconnectedCallback() { unwatchTheme(this); this._io?.disconnect(); this._job?.cancel(); }
   attributeChangedCallback(name, old, value) {
-    if (name === 'theme') for (const b of this._blocks.values()) { b._theme = null; b.render(); }   // blocks cache their colours
+    if (name === 'theme' && this.isConnected) this._retheme();
     // A parameter changed (its own controls, a drag, or the host page): tell the page (URL state, live numbers).
     if (old !== value && !OWN.includes(name) && defs[this.getAttribute('figure')]?.params[name]) this._changed();
     this._schedule();
   }
 
+  /** Follows theme="auto|light|dark" (theme.js): repaints the blocks, which cache their colours, when it changed. */
+  _retheme() { if (applyTheme(this)) for (const b of this._blocks.values()) { b._theme = null; b.render(); } }
   /** Resolves when the current state has been painted; rejects with the error the figure shows. */
   get ready() { return this._deferred.promise; }
   get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }

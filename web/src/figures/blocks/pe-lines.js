@@ -103,7 +103,7 @@ export class PeLines extends Base {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
     g.font = `11px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
-      g.globalAlpha = 0.14; g.fillStyle = r.color || th.series[4];
+      g.globalAlpha = 0.14; g.fillStyle = th.colour(r.color, th.series[4]);
       const a = Math.max(f.left, px(r.x0)), b = Math.min(f.right, px(r.x1));
       if (b > a) g.fillRect(a, f.top, b - a, f.bottom - f.top);
       g.globalAlpha = 1;
@@ -123,10 +123,10 @@ export class PeLines extends Base {
     g.save(); g.translate(10, (f.top + f.bottom) / 2); g.rotate(-Math.PI / 2); g.textBaseline = 'middle'; g.fillText(this.getAttribute('ylabel') || '', 0, 0); g.restore();
     g.save(); g.beginPath(); g.rect(f.left, f.top, f.right - f.left, f.bottom - f.top); g.clip();
     for (const m of this.marks) {
-      g.strokeStyle = m.color || th.muted; g.lineWidth = 1.2; g.setLineDash([4, 3]); g.beginPath();
+      g.strokeStyle = th.colour(m.color, th.muted); g.lineWidth = 1.2; g.setLineDash([4, 3]); g.beginPath();
       if (m.x !== undefined) { g.moveTo(px(m.x), f.top); g.lineTo(px(m.x), f.bottom); } else { g.moveTo(f.left, py(m.y)); g.lineTo(f.right, py(m.y)); }
       g.stroke(); g.setLineDash([]);
-      g.fillStyle = m.color || th.muted; g.textBaseline = 'top';
+      g.fillStyle = th.text(th.colour(m.color, th.muted)); g.textBaseline = 'top';
       if (m.label) {
         const tw = g.measureText(m.label).width;
         if (m.x !== undefined) { const x = px(m.x), right = x + 3 + tw > f.right; g.textAlign = right ? 'right' : 'left'; g.fillText(m.label, right ? x - 3 : x + 3, f.top + 2); }
@@ -134,7 +134,7 @@ export class PeLines extends Base {
       }
     }
     this._series.forEach((s, si) => {
-      const col = s.color || th.series[si % th.series.length], xs = this._xs(s), n = s.y.length;
+      const col = th.colour(s.color, th.series[si % th.series.length]), xs = this._xs(s), n = s.y.length;
       g.strokeStyle = col; g.fillStyle = col; g.lineWidth = s.width ?? 1.8; g.setLineDash(s.dash || []);
       if (s.y2) {
         g.globalAlpha = 0.22; g.beginPath();
@@ -182,7 +182,7 @@ export class PeLines extends Base {
     this._series.forEach((s, si) => {
       if (!s.label) return;
       const span = document.createElement('span'), i = document.createElement('i');
-      i.style.background = s.color || th.series[si % th.series.length];
+      i.style.background = th.colour(s.color, th.series[si % th.series.length]);
       span.append(i, s.label); leg.append(span);
     });
     this.renderCount++;
@@ -214,7 +214,7 @@ export class PeLines extends Base {
     y += h;
     for (const row of this._legendRows(g, w)) {
       for (const { s, si, x } of row) {
-        g.fillStyle = s.color || th.series[si % th.series.length]; g.fillRect(x, y + 6, 18, 3);
+        g.fillStyle = th.colour(s.color, th.series[si % th.series.length]); g.fillRect(x, y + 6, 18, 3);
         g.fillStyle = th.fg; g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle'; g.fillText(s.label, x + 22, y + 8);
       }
       y += 18;

@@ -62,12 +62,12 @@ export class PeVec2 extends Base {
     el('line', { x1: -165, y1: 0, x2: 165, y2: 0, stroke: th.frame }); el('line', { x1: 0, y1: -165, x2: 0, y2: 165, stroke: th.frame });
     el('circle', { cx: 0, cy: 0, r: k, fill: 'none', stroke: th.grid, 'stroke-dasharray': '3 3' });
     this._vectors.forEach((v, i) => {
-      const col = v.color || th.series[i % th.series.length], id = `a${i}`;
+      const col = th.colour(v.color, th.series[i % th.series.length]), id = `a${i}`;
       const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
       el('path', { d: 'M0,0 L10,5 L0,10 z', fill: col }, m);
       const X = v.x * k, Y = -v.y * k;
       el('line', { x1: 0, y1: 0, x2: X, y2: Y, stroke: col, 'stroke-width': 2.2, 'marker-end': `url(#${id})`, 'stroke-dasharray': v.dashed ? '5 4' : '' });
-      const t = el('text', { x: X + (X >= 0 ? 6 : -6), y: Y - 6, fill: col, 'text-anchor': X >= 0 ? 'start' : 'end', 'font-size': 13 });
+      const t = el('text', { x: X + (X >= 0 ? 6 : -6), y: Y - 6, fill: th.text(col), 'text-anchor': X >= 0 ? 'start' : 'end', 'font-size': 13 });
       t.textContent = v.label;
       if (v.draggable) {
         const h = el('circle', { cx: X, cy: Y, r: 9, fill: col, 'fill-opacity': 0.25, stroke: col, class: 'handle', tabindex: 0, role: 'slider',
@@ -99,12 +99,12 @@ export class PeVec2 extends Base {
     g.beginPath(); g.moveTo(-165, 0); g.lineTo(165, 0); g.moveTo(0, -165); g.lineTo(0, 165); g.stroke();
     g.strokeStyle = th.grid; g.setLineDash([3, 3]); g.beginPath(); g.arc(0, 0, k, 0, 7); g.stroke(); g.setLineDash([]);
     this._vectors.forEach((v, i) => {
-      const col = v.color || th.series[i % th.series.length], X = v.x * k, Y = -v.y * k, len = Math.hypot(X, Y) || 1;
+      const col = th.colour(v.color, th.series[i % th.series.length]), X = v.x * k, Y = -v.y * k, len = Math.hypot(X, Y) || 1;
       const ux = X / len, uy = Y / len, hx = X - 10 * ux, hy = Y - 10 * uy;
       g.strokeStyle = col; g.fillStyle = col; g.lineWidth = 2.2; g.setLineDash(v.dashed ? [5, 4] : []);
       g.beginPath(); g.moveTo(0, 0); g.lineTo(hx, hy); g.stroke(); g.setLineDash([]);
       g.beginPath(); g.moveTo(X, Y); g.lineTo(hx - 5 * uy, hy + 5 * ux); g.lineTo(hx + 5 * uy, hy - 5 * ux); g.closePath(); g.fill();
-      g.font = `13px ${FONT}`; g.textAlign = X >= 0 ? 'left' : 'right'; g.textBaseline = 'alphabetic';
+      g.font = `13px ${FONT}`; g.textAlign = X >= 0 ? 'left' : 'right'; g.textBaseline = 'alphabetic'; g.fillStyle = th.text(col);
       g.fillText(v.label, X + (X >= 0 ? 6 : -6), Y - 6);
     });
     g.restore();
