@@ -1,25 +1,48 @@
-// Under every figure of the page: a permalink (anchor + the figure's state) and an Embed panel with (a) the script +
-// element snippet for the current state, (b) an iframe snippet for embed.html, (c) PNG / SVG / CSV downloads.
+// Under every figure of the page: a permalink (anchor + the figure's state) and an Embed panel, self-hosting first:
+//   (a) the script + element snippet for the package's files on the author's own site (dist/ copied to /posenc/; the
+//       README's recipe per blog engine), (b) the same from a CDN, pinned to this build's package.json version, with a
+//       note for readers in mainland China, (c) an iframe of embed.html with the lines that fit its height to the figure,
+//       (d) PNG / SVG / CSV downloads.
 import { version } from '../../package.json';
 import { figureState, tr, onLang, getLang } from './state.js';
 import { describeFigure } from '../src/figures/index.js';
 
-const T = { link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' }, script: { en: 'Script and element (any HTML page; no bundler needed)', zh: '脚本与元素（任何 HTML 页面，无需打包工具）' },
-  iframe: { en: 'iframe (platforms that allow iframes)', zh: 'iframe（允许 iframe 的平台）' }, files: { en: 'Files (platforms without scripts: Zhihu, WeChat, Medium…)', zh: '文件（不运行脚本的平台：知乎、微信、Medium 等）' } };
+const T = { link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' },
+  script: { en: 'Script and element, self-hosted (recommended): copy the package’s dist/ folder to your site as /posenc/ (npm i posenc; the README has a recipe for Hexo, Hugo, Jekyll, VitePress, Docusaurus)', zh: '脚本与元素，自托管（推荐）：把包的 dist/ 文件夹复制到网站的 /posenc/（npm i posenc；README 里有 Hexo、Hugo、Jekyll、VitePress、Docusaurus 的做法）' },
+  cdn: { en: `Or from a CDN (version ${version}; if it is not on npm yet, self-host). jsDelivr is often slow or blocked in mainland China: self-host there, or use the npmmirror copy: https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js`,
+    zh: `或者用 CDN（版本 ${version}；若该版本尚未发布到 npm，请自托管）。jsDelivr 在中国大陆常常很慢或无法访问：请自托管，或改用 npmmirror 镜像：https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js` },
+  iframe: { en: 'iframe (platforms that allow iframes; the script line fits its height to the figure, and without it the height suits a phone)', zh: 'iframe（允许 iframe 的平台；其中的脚本让高度贴合图，没有脚本时高度按手机宽度留足）' },
+  files: { en: 'Files (platforms without scripts: Zhihu, WeChat, Medium…)', zh: '文件（不运行脚本的平台：知乎、微信、Medium 等）' } };
 const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+// The lines that apply embed.html's height messages (embed.js) to the iframe that sent them.
+export const RESIZE = "<script>addEventListener('message', (e) => { if (e.data?.type !== 'posenc:height') return; for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.height = e.data.height; });</script>";
+// The iframe's width on a phone: a 360–390 px screen less the blog's margins (measuring narrower errs on the safe side:
+// a narrower figure is taller), and embed.html's padding (embed.css).
+const PHONE = 340, PAD = 8;
 
-/** The snippets for figure element `f`: {script, iframe, link}. */
-export function snippets(f, base = location.href) {
+/** The figure's height in embed.html in an iframe PHONE px wide: a hidden copy of it laid out at that width. */
+async function phoneHeight(f) {
+  const box = document.createElement('div'), c = document.createElement('posenc-figure');
+  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${PHONE - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
+  for (const [k, v] of Object.entries({ figure: f.getAttribute('figure'), ...figureState(f), lang: getLang() })) c.setAttribute(k, v);
+  box.append(c); document.body.append(box);
+  try { await c.ready; return Math.ceil(c.getBoundingClientRect().height) + 2 * PAD; } catch { return 0; } finally { box.remove(); }
+}
+
+/** The snippets for figure element `f`: {script, cdn, iframe, link}; `phone` = its height in embed.html on a phone. */
+export function snippets(f, base = location.href, phone = 0) {
   const name = f.getAttribute('figure'), state = figureState(f), lang = getLang();
   const attrs = Object.entries(state).map(([k, v]) => ` ${k}="${attr(v)}"`).join('') + (lang === 'zh' ? ' lang="zh"' : '');
   const q = new URLSearchParams({ figure: name, ...state, ...(lang === 'zh' ? { lang } : {}) });
   const link = new URLSearchParams(Object.fromEntries(Object.entries(state).map(([k, v]) => [`${f.id}.${k}`, v])));
   if (lang === 'zh') link.set('lang', 'zh');
   const page = new URL(base); page.search = ''; page.hash = '';
-  const height = Math.ceil(f.getBoundingClientRect().height + 24) || 520;
+  const height = Math.max(Math.ceil(f.getBoundingClientRect().height) + 2 * PAD, phone) || 520;
+  const element = `<posenc-figure figure="${name}"${attrs}></posenc-figure>`;
   return {
-    script: `<script type="module" src="https://cdn.jsdelivr.net/npm/posenc@${version}/dist/figures.js"></script>\n<posenc-figure figure="${name}"${attrs}></posenc-figure>`,
-    iframe: `<iframe src="${new URL(`embed.html?${q}`, page)}" title="${attr(tr(describeFigure(name).title))}" width="100%" height="${height}" loading="lazy"></iframe>`,
+    script: `<script type="module" src="/posenc/figures.js"></script>\n${element}`,
+    cdn: `<script type="module" src="https://cdn.jsdelivr.net/npm/posenc@${version}/dist/figures.js"></script>\n${element}`,
+    iframe: `<iframe src="${new URL(`embed.html?${q}`, page)}" title="${attr(tr(describeFigure(name).title))}" width="100%" height="${height}" frameborder="0" loading="lazy"></iframe>\n${RESIZE}`,
     link: `${page.pathname}${link.toString() ? `?${link}` : ''}#${f.id}`,
   };
 }
@@ -33,14 +56,21 @@ export function addEmbedBars() {
     const files = document.createElement('p'); files.className = 'files';
     const fl = document.createElement('span'); fl.dataset.key = 'files'; files.append(fl);
     for (const kind of ['png', 'svg', 'csv']) { const b = document.createElement('button'); b.type = 'button'; b.textContent = kind.toUpperCase(); b.dataset.download = kind; b.addEventListener('click', () => f.download(kind)); files.append(' ', b); }
-    panel.append(box('script', 'snippet-script'), box('iframe', 'snippet-iframe'), files);
+    panel.append(box('script', 'snippet-script'), box('cdn', 'snippet-cdn'), box('iframe', 'snippet-iframe'), files);
     bar.append(a, ' · ', btn, panel);
     f.after(bar);
+    let phone = 0, measured = '';
     const refresh = () => {
-      const s = snippets(f);
+      const s = snippets(f, location.href, phone);
       a.href = s.link; a.textContent = `# ${tr(T.link)}`; btn.textContent = tr(T.embed);
-      panel.querySelector('.snippet-script').value = s.script; panel.querySelector('.snippet-iframe').value = s.iframe;
+      for (const k of ['script', 'cdn', 'iframe']) panel.querySelector(`.snippet-${k}`).value = s[k];
       for (const el of panel.querySelectorAll('[data-key]')) el.textContent = tr(T[el.dataset.key]);
+      // the phone height, measured once per state while the panel is open (the iframe snippet is exact once it is in)
+      const key = s.iframe.split('"')[1];
+      if (!panel.hidden && key !== measured) {
+        measured = key; panel.dataset.measuring = 'true';
+        phoneHeight(f).then((h) => { if (measured === key) { phone = h; delete panel.dataset.measuring; refresh(); } });
+      }
     };
     btn.addEventListener('click', () => { panel.hidden = !panel.hidden; btn.setAttribute('aria-expanded', String(!panel.hidden)); refresh(); });
     f.addEventListener('figure-change', () => setTimeout(refresh, 0));

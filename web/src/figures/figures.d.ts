@@ -59,7 +59,7 @@ export class FigureError extends Error {
 /**
  * `<posenc-figure figure="NAME">`. Attributes: the figure's parameters (see {@link describeFigure}); `lang="en|zh"`
  * (default: the nearest `lang` of the page); `controls` (show the figure's controls); `caption` (absent: title and
- * takeaway; `"false"`: none; other text: that caption); `theme="light|dark"`. Changes re-render.
+ * takeaway; `"false"`: none; other text: that caption); `theme="auto|light|dark"` (auto, the default, follows the page's dark mode). Changes re-render.
  * Events: `figure-change` {figure, params} whenever a parameter attribute changes (its controls, a drag, the page).
  */
 export class PosencFigure extends HTMLElement {
