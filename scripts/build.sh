@@ -5,7 +5,8 @@
 #   build/wasm-scalar  the same without SIMD
 #   dist/              what npm ships: the TypeScript API compiled by tsc (.js + source maps + .d.ts), node.js (the
 #                      Node entry), index.cjs (require()), glue-{simd,scalar}.mjs (each build's Emscripten glue),
-#                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures)
+#                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures),
+#                      hexo/, hugo/, jekyll/ (the README's blog-engine recipes, from web/recipes)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +24,6 @@ for v in simd scalar; do cp "build/wasm-$v/posenc.mjs" "dist/glue-$v.mjs"; cp "b
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs dist/index.cjs
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
+cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.js, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

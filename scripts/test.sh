@@ -3,7 +3,9 @@
 #   ctest: Catch2 natively (SSE/AVX) and the same tests compiled to wasm (SIMD and scalar) under node;
 #   the Catch2 suite again natively under AddressSanitizer + UBSan; a seeded short fuzz pass (scripts/fuzz.sh);
 #   node --test: the npm package as a user imports it (tests/js), the page in headless Chromium (tests/e2e), and the
-#   packed tarball installed in throw-away consumer projects: Node, TypeScript, bundlers, plain pages (tests/pack).
+#   packed tarball installed in throw-away consumer projects: Node, TypeScript, bundlers, plain pages (tests/pack), and
+#   in fresh sites made by the blog engines' own generators, built by the real engines (tests/engines; the npm engines
+#   are cached in ~/.cache/posenc-engines, keyed by version: the first run installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -18,5 +20,5 @@ build/asan/posenc_tests
 # Seeded short fuzz pass (about 40 s; the long run is npm run fuzz): each libFuzzer target 10 s, 4000 JS API calls;
 # every defect category fails the run (raw exception, wasm trap, hang, non-finite from finite, unknown key accepted, …).
 FUZZ_SECONDS=10 FUZZ_CALLS=4000 FUZZ_SEED=1 bash scripts/fuzz.sh
-node --test tests/js/*.test.mjs tests/e2e/*.test.mjs tests/pack/*.test.mjs
+node --test tests/js/*.test.mjs tests/e2e/*.test.mjs tests/pack/*.test.mjs tests/engines/*.test.mjs
 echo "[test] set-up + build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s"
