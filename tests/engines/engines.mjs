@@ -5,6 +5,7 @@
 //   the figure paints (rope-decay, base 500000: its read-out equals the closed form, and its canvas has ink), a control
 //   changes its numbers (base → 10000: the read-out follows the closed form), the Export menu downloads a PNG, no console
 //   errors, and the build's static HTML already holds the element.
+import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -30,15 +31,20 @@ export function sh(cmd, args, cwd, { env = {}, timeout = 600000 } = {}) {
 /** A temp folder removed by the returned `remove`. */
 export function tempDir(prefix) { const d = mkdtempSync(join(tmpdir(), `posenc-${prefix}-`)); return { dir: d, remove: () => rmSync(d, { recursive: true, force: true }) }; }
 
-/** `npm pack` of the checkout, unpacked to `<site>/node_modules/posenc` (an npm install of a dependency-free package). */
+/**
+ * `npm pack` of the checkout, unpacked to `<site>/node_modules/posenc` (an npm install of a dependency-free package).
+ * Returns the tarball's SHA-256 (npm pack is reproducible: same files, same bytes).
+ */
 export function installPackage(site) {
   const t = tempDir('pack');
   const { filename } = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', t.dir], { cwd: repo, encoding: 'utf8' }))[0];
+  const hash = createHash('sha256').update(readFileSync(join(t.dir, filename))).digest('hex');
   sh('tar', ['xzf', join(t.dir, filename), '-C', t.dir]);
   mkdirSync(join(site, 'node_modules'), { recursive: true });
   rmSync(join(site, 'node_modules/posenc'), { recursive: true, force: true });
   renameSync(join(t.dir, 'package'), join(site, 'node_modules/posenc'));
   t.remove();
+  return hash;
 }
 
 /**
@@ -50,8 +56,8 @@ export function cachedSite(key, create) {
   const dir = join(CACHE, key);
   if (!existsSync(join(dir, '.ready'))) {
     rmSync(dir, { recursive: true, force: true });
-    const tmp = `${dir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true }); mkdirSync(tmp, { recursive: true });
+    const tmp = `${dir}.tmp-${process.pid}`;   // not created here: generators refuse an existing folder
+    rmSync(tmp, { recursive: true, force: true }); mkdirSync(CACHE, { recursive: true });
     create(tmp);
     writeFileSync(join(tmp, '.ready'), new Date().toISOString());
     rmSync(dir, { recursive: true, force: true }); renameSync(tmp, dir);
@@ -63,8 +69,26 @@ export function cachedSite(key, create) {
     mkdirSync(join(site, 'node_modules'));
     for (const e of readdirSync(join(dir, 'node_modules'))) symlinkSync(join(dir, 'node_modules', e), join(site, 'node_modules', e));
   }
-  installPackage(site);
-  return { site, remove: t.remove };
+  const tarball = installPackage(site);
+  return { site, tarball, remove: t.remove };
+}
+
+/**
+ * The slow engines' build, reused while nothing it reads changed: `build()` runs in `site` and leaves its output in
+ * `<site>/<outRel>`, which is kept in the cache under a key of the engine, the tarball's hash and `inputs` (the recipe
+ * and the post, as text). A changed package, recipe or post builds again; older builds of the engine are dropped.
+ * Returns the output folder and whether it was reused.
+ */
+export function cachedBuild(engine, tarball, inputs, site, outRel, build) {
+  const key = createHash('sha256').update(`${tarball}\n${JSON.stringify(inputs)}`).digest('hex').slice(0, 16);
+  const builds = join(CACHE, 'builds'), out = join(builds, `${engine}-${key}`);
+  if (existsSync(join(out, '.complete'))) return { out, reused: true };
+  build();
+  mkdirSync(builds, { recursive: true });
+  for (const e of readdirSync(builds)) if (e.startsWith(`${engine}-`)) rmSync(join(builds, e), { recursive: true, force: true });
+  cpSync(join(site, outRel), out, { recursive: true });
+  writeFileSync(join(out, '.complete'), '');
+  return { out, reused: false };
 }
 
 /** Writes `files` ({relative path: text}) under `dir`. */
