@@ -24,6 +24,6 @@ for v in simd scalar; do cp "build/wasm-$v/posenc.mjs" "dist/glue-$v.mjs"; cp "b
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs dist/index.cjs
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
-cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.js, dist/hugo/layouts/…, dist/jekyll/_includes/…
+cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.cjs, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

@@ -1,5 +1,6 @@
-// posenc for Hexo. Copy this file into your site's scripts/ folder (Hexo runs every script there), after `npm i posenc`:
-//   cp node_modules/posenc/dist/hexo/posenc.js scripts/
+// posenc for Hexo. Copy this file into your site's scripts/ folder (Hexo runs every file there; .cjs: CommonJS, as
+// Hexo loads it), after `npm i posenc`:
+//   cp node_modules/posenc/dist/hexo/posenc.cjs scripts/
 // It adds
 //   - a tag: {% posenc rope-decay base=500000 %} — the figure's name, then its attributes as key=value; a value with
 //     spaces is quoted as a whole: {% posenc attention "text=猫 抓 老鼠" controls %};
