@@ -63,7 +63,7 @@ export function addEmbedBars() {
     const refresh = () => {
       const s = snippets(f, location.href, phone);
       a.href = s.link; a.textContent = `# ${tr(T.link)}`; btn.textContent = tr(T.embed);
-      for (const k of ['script', 'cdn', 'iframe']) panel.querySelector(`.snippet-${k}`).value = s[k];
+      for (const k of ['script', 'cdn', 'iframe']) { const t = panel.querySelector(`.snippet-${k}`); t.value = s[k]; t.rows = k === 'iframe' ? 5 : 3; }
       for (const el of panel.querySelectorAll('[data-key]')) el.textContent = tr(T[el.dataset.key]);
       // the phone height, measured once per state while the panel is open (the iframe snippet is exact once it is in)
       const key = s.iframe.split('"')[1];
