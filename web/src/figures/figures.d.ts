@@ -42,6 +42,8 @@ export interface FigureDescription {
   /** the one sentence the figure makes its point with */
   takeaway: Bilingual;
   params: FigureParam[];
+  /** "try this": parameter settings (the others at their defaults) that make the point, each with what to look for */
+  tries: Array<{ params: Record<string, string | number | boolean>; look: Bilingual }>;
 }
 
 /** Every figure name, in the explainer's order. */

@@ -52,7 +52,8 @@ export function figureDef(name) {
 export function describeFigure(name) {
   const d = figureDef(name);
   return { name, title: { ...d.title }, description: { ...d.description }, takeaway: { ...d.takeaway },
-    params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)) };
+    params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)),
+    tries: (d.tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
 }
 
 export { tr };

@@ -17,7 +17,11 @@ export default {
     j: { type: 'int', min: 0, max: 4096, default: 12, label: L('j', 'j') },
     s: { type: 'int', min: 0, max: 4096, default: 20, label: L('shift s', '平移 s') },
   },
-  panels: () => [{ id: 'table', block: 'heatmap', palette: 'rdbu', size: 300 }, { id: 'sim', block: 'heatmap', size: 300 },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { s: 300 }, look: L('Shift both positions by s = 300: p₅·p₁₂ and p₃₀₅·p₃₁₂ in the read-outs stay equal — the similarity sees only i − j.',
+    '把两个位置都平移 s = 300：读数里的 p₅·p₁₂ 与 p₃₀₅·p₃₁₂ 仍然相等——相似度只看 i − j。') },
+  { params: { d: 128 }, look: L('d = 128: the similarity map gets a sharper peak on the diagonal and flatter far off it.', 'd = 128：相似度图在对角线上的峰更尖，远离对角线处更平。') }],
+  panels: () => [{ id: 'table', block: 'heatmap', palette: 'rdbu', size: 460 }, { id: 'sim', block: 'heatmap', size: 460 },
     { id: 'wave', block: 'lines', height: 200, logY: true }],
   compute(pe, { positions: n, d, base, layout, i, j, s }) {
     const big = Math.max(n, i + s + 1, j + s + 1);

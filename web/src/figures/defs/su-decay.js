@@ -15,6 +15,9 @@ export default {
     count: { type: 'int', min: 2, max: 65536, default: 257, label: L('Distances', '距离数') },
     backend: backendParam,
   },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { count: 65536 }, look: L('Distances up to 65 536: the curve falls fast over the first few hundred distances, then stops falling and swings between about 1 and 14 — the bound shrinks only at short range.',
+    '距离到 65 536：曲线在前几百个距离内迅速下降，之后不再下降，在约 1 到 14 之间来回摆动——上界只在近距离内变小。') }],
   panels: () => [{ id: 'plot', block: 'lines', height: 240 }],
   async compute(pe, p, ctx) {
     const r = await pe.gpu.ropeDecayBound({ rotary_dim: p.rotary_dim, rope_theta: p.rope_theta, count: p.count, ...gpuCall(p, ctx) });

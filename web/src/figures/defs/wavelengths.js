@@ -16,6 +16,9 @@ export default {
   takeaway: L('Pairs above the training-length line never finish a turn in training: longer inputs show them angles they have never seen.',
     '位于训练长度线之上的通道对在训练中从未转满一圈：更长的输入会给它们从未见过的角度。'),
   params: extensionParams,
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { rope_theta: 500000, original_max_position_embeddings: 8192 }, look: L('Llama 3’s base 500 000 with 8192 training tokens: more pairs sit above the orange line — their angles are new to the model at any longer length.',
+    'Llama 3 的底数 500 000、训练长度 8192：更多的通道对位于橙线之上——更长的输入会给它们模型从未见过的角度。') }],
   panels: () => [{ id: 'wave', block: 'lines', height: 220, logY: true }],
   compute(pe, { rotary_dim, rope_theta, original_max_position_embeddings: orig }) {
     const fa = pe.ropeFrequencyAnalysis({ rotary_dim, rope_theta, original_max_position_embeddings: orig });

@@ -1,0 +1,34 @@
+// @ts-check
+// "Try this" beside every figure: for each <posenc-figure> on the page whose definition has `tries`
+// (web/src/figures/defs/NAME.js: [{ params, look: {en, zh} }]), a box just before the figure with one button per try
+// and the sentence that says what to look for. A click sets the figure to that state (every other parameter back to
+// its default), through the same mechanism as the source presets (presets.js); a later change by the reader releases it.
+import { describeFigure } from '../src/figures/index.js';
+import { tr, onLang } from './state.js';
+import { wireButtons } from './presets.js';
+
+const LABEL = { en: 'Try this', zh: '试一试' };
+
+for (const fig of document.querySelectorAll('posenc-figure[id]')) {
+  const tries = describeFigure(fig.getAttribute('figure') ?? '').tries;
+  if (!tries.length) continue;
+  const box = document.createElement('div');
+  box.className = 'presets try';
+  box.dataset.try = fig.id;
+  const rows = tries.map((t) => {
+    const b = document.createElement('button'), look = document.createElement('span');
+    b.type = 'button';
+    b.dataset.params = Object.entries(t.params).map(([k, v]) => `${k}=${v}`).join(' ');
+    look.className = 'try-look';
+    const row = document.createElement('p');
+    row.className = 'try-row';
+    row.append(b, ' ', look);
+    box.append(row);
+    return { b, look, t };
+  });
+  fig.before(box);
+  const text = () => { for (const { b, look, t } of rows) { b.textContent = `▶ ${tr(LABEL)}`; look.textContent = tr(t.look); } };
+  wireButtons(fig, rows.map((r) => r.b), (b) => new Map(Object.entries(rows.find((r) => r.b === b)?.t.params ?? {}).map(([k, v]) => [k, String(v)])));
+  text();
+  onLang(text);
+}
