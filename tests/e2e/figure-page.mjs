@@ -8,13 +8,16 @@ import { serveStatic } from './figures-server.mjs';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 
-/** Opens a page with the named figures (lang, width); returns {page, draw(name, attrs), close}. */
-export async function figurePage(names, { lang = 'en', width = 1280, errors = [] } = {}) {
+/**
+ * Opens a page with the named figures (lang, width; in `browser` when given, else a new one); returns
+ * {page, draw(name, attrs), close}.
+ */
+export async function figurePage(names, { lang = 'en', width = 1280, errors = [], browser: shared = null } = {}) {
   const body = names.map((n) => `<posenc-figure figure="${n}" controls></posenc-figure>`).join('\n');
   const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><script type="module" src="./pkg/figures.js"></script>
 <style>body { margin: 0 auto; max-width: 988px; padding: 0 8px; font-family: system-ui, sans-serif; }</style></head><body>${body}</body></html>`;
   const srv = await serveStatic({ mounts: { '/pkg/': dist }, pages: { '/f.html': html } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = shared ?? await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -39,5 +42,5 @@ export async function figurePage(names, { lang = 'en', width = 1280, errors = []
     for (const o of el.shadowRoot.querySelectorAll('.readouts output')) out.readouts[o.dataset.id] = o.dataset.value === undefined ? null : Number(o.dataset.value);
     return out;
   }, [name, attrs]);
-  return { page, draw, close: async () => { await browser.close(); srv.server.close(); } };
+  return { page, draw, close: async () => { if (shared) await page.close(); else await browser.close(); srv.server.close(); } };
 }

@@ -80,17 +80,21 @@ export class PeHeatmap extends Base {
   get palette() { return this.getAttribute('palette') || 'viridis'; }
 
   _geometry() {
-    // Word labels only where their cells are big enough to carry them (≥ 9 px); else numeric ticks.
-    const g = this._geometryWith(!!this.rowLabels && this.rows <= 64, !!this.colLabels && this.cols <= 64);
-    return (g.rowText || g.colText) && g.cell < 9 ? this._geometryWith(false, false) : g;
+    // Word labels only where their cells carry them: rows ≥ 12 px (a line of text); columns ≥ 13 px (neighbouring labels at 60° are then
+    // cell·sin 60° ≥ 11 px apart, a line of text); else numeric ticks.
+    let g = this._geometryWith(!!this.rowLabels && this.rows <= 64, !!this.colLabels && this.cols <= 64);
+    if (g.colText && g.cell < 13) g = this._geometryWith(g.rowText, false);
+    return g.rowText && g.cell < 12 ? this._geometryWith(false, g.colText) : g;
   }
 
   _geometryWith(rowText, colText) {
     // Row labels (words) or numeric ticks on the left; column labels (words, rotated) above or numeric ticks below.
     const tickChars = this.rowTicks ? Math.max(...this.rowTicks.map((v) => String(v).length)) : String(this.y0 + this.rows - 1).length;
-    const labelW = rowText ? 56 : Math.max(22, 8 + 7 * tickChars), labelH = colText ? 40 : 0, tickH = colText ? 0 : 16;
-    // Rotated column labels reach right of the last column by half their width: room for it, so nothing is cut.
-    const padR = colText ? 26 : 6;
+    // Column labels at 60° need their height above the map and half their width right of the last column; numeric
+    // row ticks need half a line above the first row.
+    const colW = colText ? this._textWidth(this.colLabels) : 0;
+    const labelW = rowText ? 56 : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
+    const padR = colText ? Math.ceil(colW * 0.5 + 6) : 6;
     // Fit the container: the panels share its width (as many side by side as fit at ~300 px each), and the map plus
     // its labels and the colour bar (~72 px) must not overflow its share (phones).
     this._pw ??= this.parentElement?.clientWidth;
@@ -105,6 +109,13 @@ export class PeHeatmap extends Base {
     cw = Math.min(cw, 3 * ch); ch = Math.min(ch, 3 * cw);
     return { labelW, labelH, tickH, padR, rowText, colText, cw, ch, cell: Math.min(cw, ch),
       w: Math.ceil(labelW + cw * this.cols + padR), h: Math.ceil(labelH + ch * this.rows + tickH) };
+  }
+
+  /** The widest of these labels (as drawn: at most 8 characters, 11 px). */
+  _textWidth(labels) {
+    const g = (this._probe ??= document.createElement('canvas').getContext('2d'));
+    g.font = `11px ${FONT}`;
+    return Math.max(0, ...labels.map((t) => g.measureText(String(t).slice(0, 8)).width));
   }
 
   /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
@@ -166,19 +177,19 @@ export class PeHeatmap extends Base {
     const boxes = [], box = (x, y, w, h, text) => boxes.push({ x, y, w, h, text });
     g.fillStyle = th.fg; g.font = `11px ${FONT}`;
     const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
-    if (geo.rowText && cell >= 9) {
+    if (geo.rowText) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
       this.rowLabels.forEach((t, i) => { const s = String(t).slice(0, 8), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
     } else {
       g.textAlign = 'right'; g.textBaseline = 'middle';
       for (const i of tickIndices(this.rows, ch, 16)) { const s = String(this.rowTicks ? this.rowTicks[i] : this.y0 + i), tw = g.measureText(s).width, y = top + (i + 0.5) * ch; g.fillText(s, labelW - 4, y); box(labelW - 4 - tw, y - 6, tw, 12, s); }
     }
-    if (geo.colText && cell >= 9) {
+    if (geo.colText) {
       g.textAlign = 'left'; g.textBaseline = 'middle';
       this.colLabels.forEach((t, j) => {
         const s = String(t).slice(0, 8), tw = g.measureText(s).width, x = labelW + (j + 0.5) * cw;
         g.save(); g.translate(x, labelH - 4); g.rotate(-Math.PI / 3); g.fillText(s, 0, 0); g.restore();
-        box(x - 3, labelH - 4 - tw * 0.87 - 3, tw * 0.5 + 6, tw * 0.87 + 6, s);
+        boxes.push({ x: x - 3, y: labelH - 4 - tw * 0.87 - 3, w: tw * 0.5 + 6, h: tw * 0.87 + 6, text: s, rotated: true });
       });
     } else {
       g.textAlign = 'center'; g.textBaseline = 'top';

@@ -206,12 +206,14 @@ export class PeLines extends Base {
       const cx = Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2));
       place(r.label, (tw) => [...ys(7).reverse().map((y) => [cx - tw / 2, y]), ...ys(7).reverse().flatMap((y) => [[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]])], th.fg);
     }
-    this._boxes = boxes; this._paths = paths;
+    this._boxes = boxes; this._paths = paths; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
     return sc;
   }
 
   /** Every text drawn on the canvas (ticks, axis labels, mark and region labels): {x, y, w, h, text}, canvas CSS px. */
   textBoxes() { return this._boxes ?? []; }
+  /** The plot frame {x, y, w, h} in canvas CSS px. */
+  frameBox() { return this._frame; }
   /** The curves drawn, as runs of [x, y] canvas CSS px (bars as their outline, points as two crossed strokes). */
   curvePaths() { return this._paths ?? []; }
 
