@@ -10,6 +10,7 @@ import { addEmbedBars } from './embed-bar.js';
 import './live.js';
 import './presets.js';
 import './try.js';
+import './block-export.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';

@@ -20,8 +20,9 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
     b.type = 'button';
     b.dataset.params = Object.entries(t.params).map(([k, v]) => `${k}=${v}`).join(' ');
     look.className = 'try-look';
-    const row = document.createElement('p');
+    const row = document.createElement('div');
     row.className = 'try-row';
+    row.style.flexBasis = '100%';   // one try per line (CSSOM, allowed under the page's Content-Security-Policy)
     row.append(b, ' ', look);
     box.append(row);
     return { b, look, t };

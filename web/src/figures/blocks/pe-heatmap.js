@@ -18,6 +18,7 @@ import { Base, shadow, define, theme, FONT } from './base.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
+:host([hidden]) { display: none; }
 .wrap { position: relative; display: flex; gap: 6px; align-items: flex-start; }
 canvas.map { display: block; touch-action: none; outline-offset: 2px; }
 canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }

@@ -15,6 +15,7 @@ import { Base, shadow, define, theme, FONT } from './base.js';
 
 const css = `
 :host { display: block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
+:host([hidden]) { display: none; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
 .wrap { position: relative; }
 canvas { display: block; width: 100%; touch-action: none; outline-offset: 2px; }
@@ -90,7 +91,7 @@ export class PeLines extends Base {
     let left = 58;
     if (g) { g.font = `11px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => g.measureText(yt.format(v)).width))); }
     const f = { w, h, left, right: w - 14, top: 8, bottom: h - 34 };
-    const xt = axisTicks(x0, x1, { log: logx, count: Math.max(2, Math.floor((f.right - f.left) / 90)) });
+    const xt = axisTicks(x0, x1, { log: logx, count: Math.max(3, Math.floor((f.right - f.left) / 80)) });
     // Counts (heads, pairs, channels): an axis whose every x is an integer gets integer ticks only.
     const intX = !logx && this._series.length && this._series.every((s) => (s.x ? Array.prototype.every.call(s.x, Number.isInteger) : Number.isInteger(s.x0 ?? 0) && Number.isInteger(s.dx ?? 1)));
     if (intX && xt.values.some((v) => !Number.isInteger(v))) {
