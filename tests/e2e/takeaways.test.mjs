@@ -166,7 +166,7 @@ test('§5 rope-decay: turns back up after the slowest pair’s quarter turn; bou
   assert.ok(Math.abs(plot.marks[0].x - quarter) < 1e-6 * quarter);
   const top = (a, b) => s.y2.filter((_, i) => s.x[i] >= a && s.x[i] < b);
   assert.ok(Math.max(...top(2 * quarter, 65536)) > Math.min(...top(0.7 * quarter, 1.3 * quarter)) + 50, 'turns back up');
-  const abs = series(d.panels.bound, '|score|, base 10000').y, bound = series(d.panels.bound, 'bound max|Δh|·Σ|S_j|, base 10000').y;
+  const abs = series(d.panels.bound, '|score|, base 10000').y, bound = series(d.panels.bound, 'bound max|Δh|·Σ|Sⱼ|, base 10000').y;
   abs.forEach((v, i) => assert.ok(bound[i] >= v - 1e-3 * Math.max(1, v), `bound at pixel ${i}`));
   const [big, random] = await tries('rope-decay');
   assert.equal(big.d.panels.plot.marks.length, 0, 'base 500000: quarter turn outside the window');

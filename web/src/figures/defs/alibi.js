@@ -4,8 +4,8 @@ import { L } from '../params.js';
 export default {
   name: 'alibi',
   title: L('ALiBi: a linear penalty per head', 'ALiBi：每个头一个线性惩罚'),
-  description: L('ALiBi’s slopes m_h for H heads (non-powers of two completed as in the reference code) and the bias −m·|i − j| of one head.',
-    'H 个头的 ALiBi 斜率 m_h（非 2 的幂按参考代码补齐）以及一个头的偏置 −m·|i − j|。'),
+  description: L('ALiBi’s slopes mₕ for H heads (non-powers of two completed as in the reference code) and the bias −m·|i − j| of one head.',
+    'H 个头的 ALiBi 斜率 mₕ（非 2 的幂按参考代码补齐）以及一个头的偏置 −m·|i − j|。'),
   takeaway: L('Each head subtracts a penalty growing linearly with distance; the slopes form a geometric sequence, so heads look at different ranges.',
     '每个头减去随距离线性增长的惩罚；斜率成等比数列，不同的头关注不同的范围。'),
   params: {
@@ -28,7 +28,7 @@ export default {
   render(r, p) {
     return {
       slopes: { series: [{ y: r.slopes, kind: 'bar', label: L(`slopes for ${p.heads} heads`, `${p.heads} 个头的斜率`) }], marks: [{ x: p.head, label: L(`head ${p.head}`, `头 ${p.head}`) }],
-        caption: L('ALiBi slope per head: m_h = 2^(−8h/H), h = 1 … H, for H a power of two (head index = h − 1)', '每个头的 ALiBi 斜率：H 为 2 的幂时 m_h = 2^(−8h/H)，h = 1 … H（头编号 = h − 1）'), xlabel: L('head index (h − 1)', '头编号（h − 1）'), ylabel: 'm' },
+        caption: L('ALiBi slope per head: mₕ = 2^(−8h/H), h = 1 … H, for H a power of two (head index = h − 1)', '每个头的 ALiBi 斜率：H 为 2 的幂时 mₕ = 2^(−8h/H)，h = 1 … H（头编号 = h − 1）'), xlabel: L('head index (h − 1)', '头编号（h − 1）'), ylabel: 'm' },
       map: { data: r.bias, rows: r.n, cols: r.n, caption: L('bias −m·|i − j| (grey: masked)', '偏置 −m·|i − j|（灰色：被遮住）'), xlabel: L('key j →', '键 j →'), ylabel: L('query i ↓', '查询 i ↓') },
       readouts: [{ id: 'slope', label: L('slope of the chosen head', '所选头的斜率'), value: r.slope }],
     };

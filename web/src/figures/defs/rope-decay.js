@@ -1,4 +1,4 @@
-// Section 5: RoPE's long-range decay — ⟨R_m q, R_n k⟩ against n − m over long windows (through pe.gpu: WebGPU or wasm,
+// Section 5: RoPE's long-range decay — ⟨Rₘq, Rₙk⟩ against n − m over long windows (through pe.gpu: WebGPU or wasm,
 // with progress and cancel), and Su's bound from the Abel summation, drawn as a true bound:
 //   |Σ_i h_i e^{i r θ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j(r)|,  S_j(r) = Σ_{i<j} e^{i r θ_i},  h_{d/2} = 0,
 // where h_i = q̃_i · conj(k̃_i) for the complex pairs (q_{2i} + i q_{2i+1}) of the interleaved layout the sweep uses.
@@ -18,8 +18,8 @@ export default {
   name: 'rope-decay',
   long: true,
   title: L('RoPE’s long-range decay', 'RoPE 的远程衰减'),
-  description: L('⟨R_m q, R_n k⟩ of two fixed vectors (all ones; or non-negative random, as np.random.rand in source 003) against the relative position n − m, for one or two bases, with Su’s bound.',
-    '两个固定向量（全 1；或非负随机向量，同参考文章 003 的 np.random.rand）的 ⟨R_m q, R_n k⟩ 随相对位置 n − m 的变化（一个或两个底数），以及苏剑林的上界。'),
+  description: L('⟨Rₘq, Rₙk⟩ of two fixed vectors (all ones; or non-negative random, as np.random.rand in source 003) against the relative position n − m, for one or two bases, with Su’s bound.',
+    '两个固定向量（全 1；或非负随机向量，同参考文章 003 的 np.random.rand）的 ⟨Rₘq, Rₙk⟩ 随相对位置 n − m 的变化（一个或两个底数），以及苏剑林的上界。'),
   takeaway: L('The score decays with distance but not forever: with base 10000 and d = 512 it turns back up after a quarter turn of the slowest pair (marked); a larger base pushes that point out.',
     '分数随距离衰减，但不是无限衰减：底数 10000、d = 512 时，在最慢一对转过四分之一圈处（已标出）回升；更大的底数把这个点推远。'),
   params: {
@@ -76,13 +76,13 @@ export default {
       label: L(`quarter turn of the slowest pair ≈ ${Math.round(c.quarter).toLocaleString('en')}`, `最慢一对转过四分之一圈 ≈ ${Math.round(c.quarter)}`) }));
     const out = {
       plot: { series: r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: baseL(c.base) })), marks,
-        caption: L(`⟨R_m q, R_n k⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (line: max per pixel; band: min…max)`,
-          `⟨R_m q, R_n k⟩ 与${p.qk === 'mid' ? ' n − m（q 在中间）' : '距离 n − m'}（线：每像素最大值；带：最小…最大）`), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('score', '分数') },
+        caption: L(`⟨Rₘq, Rₙk⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (line: max per pixel; band: min…max)`,
+          `⟨Rₘq, Rₙk⟩ 与${p.qk === 'mid' ? ' n − m（q 在中间）' : '距离 n − m'}（线：每像素最大值；带：最小…最大）`), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('score', '分数') },
     };
     if (p.bound) {
       out.bound = { series: r.curves.flatMap((c, i) => [
         { y: c.absMax, x0, dx, label: L(`|score|, base ${c.base}`, `|分数|，底数 ${c.base}`), color: i ? '#D55E00' : '#0072B2' },
-        { y: c.boundMax, x0, dx, dash: [6, 3], label: L(`bound max|Δh|·Σ|S_j|, base ${c.base}`, `上界 max|Δh|·Σ|S_j|，底数 ${c.base}`), color: i ? '#8A6100' : '#000000' }]),
+        { y: c.boundMax, x0, dx, dash: [6, 3], label: L(`bound max|Δh|·Σ|Sⱼ|, base ${c.base}`, `上界 max|Δh|·Σ|Sⱼ|，底数 ${c.base}`), color: i ? '#8A6100' : '#000000' }]),
       caption: L('Su’s bound lies above |score| at every distance, for every base', '苏的上界在每个距离、每个底数下都不低于 |分数|'), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('magnitude', '大小') };
     }
     const idx = p.at + r.qPos, inside = idx >= 0 && idx < r.n;
