@@ -121,8 +121,9 @@ export class PeHeatmap extends Base {
 
   /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
   _values(geo) {
-    const want = this.showValues ?? (this.rows <= 12 && this.cols <= 12);
-    return want && geo.cw >= 24 && geo.ch >= 15;
+    // asked for (id maps): as soon as a short number fits; by default: small maps with room for a decimal
+    if (this.showValues === true) return geo.cw >= 14 && geo.ch >= 12;
+    return (this.showValues ?? (this.rows <= 12 && this.cols <= 12)) && geo.cw >= 24 && geo.ch >= 15;
   }
 
   _range() {

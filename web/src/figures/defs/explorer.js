@@ -61,8 +61,8 @@ export default {
     const out = {
       A: { ...o, data: r.A[p.view], caption: L(`A: ${p.a} · head ${p.head}`, `A：${p.a} · 头 ${p.head}`) },
       B: { ...o, data: r.B[p.view], caption: L(`B: ${p.b} · head ${p.head}`, `B：${p.b} · 头 ${p.head}`) },
-      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: r.permA.toExponential(3) },
-        { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB.toExponential(3) }],
+      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: r.permA === 0 ? '0' : r.permA.toExponential(3) },
+        { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB === 0 ? '0' : r.permB.toExponential(3) }],
     };
     for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM_OF[p.a]?.[t] ?? TERM[t] ?? t };
     if (r.long) {
