@@ -185,10 +185,32 @@ export class PeLines extends Base {
     // Labels last, each where it crosses no curve and no label already placed, on a background halo.
     const clear = (x, y, bw, bh) => x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
       && !paths.some((run) => hitsPath(run, x - 2, y - 1, bw + 4, bh + 2)) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
+    // Near its line first; else the clear spot of the frame nearest to that; else (nothing clear) by its line.
+    // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
+    // the space nearest the middle); else (nothing clear) by its line.
+    const overflow = [];
+    const spot = (lines, cands) => {
+      const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 13 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
+      let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
+      if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
+        const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
+      }
+      return { c, tw, h, pref };
+    };
     const place = (text, cands, colour) => {
-      const tw = g.measureText(text).width, c = cands(tw).find(([x, y]) => clear(x, y, tw, 12)) ?? cands(tw)[0];
-      g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, 14); g.globalAlpha = 1;
-      g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(text, c[0], c[1]); box(c[0], c[1], tw, 12, text);
+      let lines = [text], s = spot(lines, cands);
+      if (!s.c && text.includes(' ')) {
+        const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => m.index).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
+        const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands);
+        if (s2.c) { lines = two; s = s2; }
+      }
+      // nowhere clear (a narrow phone plot): the label goes under the plot, in the legend, with the mark's dash
+      if (!s.c) { overflow.push({ label: text, color: colour, dash: [4, 3] }); return; }
+      const { tw, h } = s, c = s.c;
+      g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, h + 2); g.globalAlpha = 1;
+      g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top';
+      lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 13 * i));
+      box(c[0], c[1], tw, h, text);
     };
     const ys = (step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
     g.font = `11px ${FONT}`;
@@ -207,7 +229,7 @@ export class PeLines extends Base {
       const cx = Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2));
       place(r.label, (tw) => [...ys(7).reverse().map((y) => [cx - tw / 2, y]), ...ys(7).reverse().flatMap((y) => [[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]])], th.fg);
     }
-    this._boxes = boxes; this._paths = paths; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
+    this._boxes = boxes; this._paths = paths; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
     return sc;
   }
 
@@ -231,9 +253,8 @@ export class PeLines extends Base {
     this._plot(g, w);
     const th = theme(this), leg = this.shadowRoot.querySelector('.legend');
     leg.replaceChildren();
-    this._series.forEach((s, si) => {
-      if (!s.label) return;
-      const span = document.createElement('span'), i = document.createElement('i'), col = s.color || th.series[si % th.series.length];
+    this._legendItems(th).forEach((s) => {
+      const span = document.createElement('span'), i = document.createElement('i'), col = s.color;
       // the swatch looks like the series: a dot for points, a dashed line for a dashed curve
       if (s.kind === 'points') i.className = 'dot';
       i.style.background = s.dash ? `repeating-linear-gradient(90deg, ${col} 0 ${s.dash[0]}px, transparent ${s.dash[0]}px ${s.dash[0] + s.dash[1]}px)` : col;
@@ -244,14 +265,17 @@ export class PeLines extends Base {
   }
 
   // ── export ──
+  /** What the legend lists: every labelled series, then the mark labels that found no clear place in the plot. */
+  _legendItems(th) {
+    return [...this._series.map((s, si) => ({ ...s, color: s.color || th.series[si % th.series.length] })).filter((s) => s.label), ...(this._overflow ?? [])];
+  }
   _legendRows(g, w) {
     g.font = `12px ${FONT}`;
     const rows = [[]]; let x = 0;
-    this._series.forEach((s, si) => {
-      if (!s.label) return;
+    this._legendItems(theme(this)).forEach((s) => {
       const iw = 24 + g.measureText(s.label).width + 14;
       if (x + iw > w && rows.at(-1).length) { rows.push([]); x = 0; }
-      rows.at(-1).push({ s, si, x }); x += iw;
+      rows.at(-1).push({ s, x }); x += iw;
     });
     return rows.filter((r) => r.length);
   }
@@ -267,8 +291,8 @@ export class PeLines extends Base {
     g.save(); g.translate(0, y); this._plot(g, w); g.restore();
     y += h;
     for (const row of this._legendRows(g, w)) {
-      for (const { s, si, x } of row) {
-        g.fillStyle = s.color || th.series[si % th.series.length];
+      for (const { s, x } of row) {
+        g.fillStyle = s.color;
         if (s.kind === 'points') { g.beginPath(); g.arc(x + 9, y + 7.5, 4, 0, 7); g.fill(); }
         else if (s.dash) for (let a = 0; a < 18; a += s.dash[0] + s.dash[1]) g.fillRect(x + a, y + 6, Math.min(s.dash[0], 18 - a), 3);
         else g.fillRect(x, y + 6, 18, 3);
