@@ -83,7 +83,7 @@ export default {
       out.bound = { series: r.curves.flatMap((c, i) => [
         { y: c.absMax, x0, dx, label: L(`|score|, base ${c.base}`, `|分数|，底数 ${c.base}`), color: i ? '#D55E00' : '#0072B2' },
         { y: c.boundMax, x0, dx, dash: [6, 3], label: L(`bound max|Δh|·Σ|Sⱼ|, base ${c.base}`, `上界 max|Δh|·Σ|Sⱼ|，底数 ${c.base}`), color: i ? '#8A6100' : '#000000' }]),
-      caption: L('Su’s bound lies above |score| at every distance, for every base', '苏的上界在每个距离、每个底数下都不低于 |分数|'), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('magnitude', '大小') };
+      caption: L('Su’s bound lies above |score| at every distance, for every base', '苏剑林的上界在每个距离、每个底数下都不低于 |分数|'), xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('magnitude', '大小') };
     }
     const idx = p.at + r.qPos, inside = idx >= 0 && idx < r.n;
     out.readouts = r.curves.map((c, i) => ({ id: i ? 'at2' : 'at', label: L(`score at n − m = ${p.at}, base ${c.base}`, `n − m = ${p.at} 处的分数，底数 ${c.base}`),
