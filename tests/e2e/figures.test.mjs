@@ -13,7 +13,7 @@ import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
-import { axisTicks } from '../../web/src/figures/blocks/format.js';
+import { axisTicks, tickIndices, cellText } from '../../web/src/figures/blocks/format.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -130,6 +130,10 @@ test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small v
   assert.deepEqual(labels(0, 65536), ['0', '10k', '20k', '30k', '40k', '50k', '60k']);
   assert.deepEqual(labels(-0.5, 1.3), ['−0.5', '0', '0.5', '1.0']);
   assert.deepEqual(labels(1, 1e6, { log: true }), ['1', '10', '100', '1k', '10k', '100k', '1M']);
+  // heatmap axes: integer steps at least `gap` px apart; cell values in a few characters
+  assert.deepEqual(tickIndices(64, 7, 16), [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60]);
+  assert.deepEqual(tickIndices(5, 40, 16), [0, 1, 2, 3, 4]);
+  assert.deepEqual([-2, -1.5, 0, 0.3679, -0.05, 12.34].map(cellText), ['−2', '−1.5', '0', '.37', '−.05', '12']);
   for (const [a, b] of [[0, 1e-3], [2e-7, 9e-7], [-3, 250000], [0.1, 0.7]]) {
     const l = labels(a, b);
     assert.equal(new Set(l).size, l.length, `distinct labels on [${a}, ${b}]: ${l}`);

@@ -13,7 +13,7 @@
 //   the SVG recorder: cells as rects up to 128×128, one embedded image beyond); table() → the numbers drawn.
 // −∞ and NaN cells (masked) are drawn in the theme's "missing" grey. Arrow keys move a cursor when the map has focus.
 import { lut, colour } from './colormap.js';
-import { fmt } from './format.js';
+import { fmt, tickIndices, cellText } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
 
 const css = `
@@ -376,21 +376,6 @@ export class PeHeatmap extends Base {
     tip.style.display = 'block';
     this.dispatchEvent(new CustomEvent('cell-hover', { detail: this.hovered, bubbles: true, composed: true }));
   }
-}
-
-/** Indices to tick: integer steps 1, 2, 5, 10, … so that neighbouring ticks are at least `gap` px apart. */
-function tickIndices(n, cell, gap) {
-  let step = 1;
-  for (const m of [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000]) { step = m; if (m * cell >= gap) break; }
-  const out = [];
-  for (let i = 0; i < n; i += step) out.push(i);
-  return out;
-}
-/** A cell's value in at most ~4 characters: integers as they are, others to 2 significant decimals. */
-function cellText(v) {
-  if (Number.isInteger(v)) return String(v).replace('-', '−');
-  const a = Math.abs(v);
-  return (a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2)).replace(/^(-?)0\./, '$1.').replace('-', '−');
 }
 
 /** The nearest lang attribute, crossing shadow-root boundaries. */
