@@ -10,11 +10,13 @@ import { wireButtons } from './presets.js';
 const LABEL = { en: 'Try this', zh: '试一试' };
 
 for (const fig of document.querySelectorAll('posenc-figure[id]')) {
+  /** @type {import('../src/figures/params.js').FigureTry[]} */
   const tries = describeFigure(fig.getAttribute('figure') ?? '').tries;
   if (!tries.length) continue;
   const box = document.createElement('div');
   box.className = 'presets try';
   box.dataset.try = fig.id;
+  /** @type {{ b: HTMLButtonElement, look: HTMLSpanElement, t: import('../src/figures/params.js').FigureTry }[]} */
   const rows = tries.map((t) => {
     const b = document.createElement('button'), look = document.createElement('span');
     b.type = 'button';
@@ -29,7 +31,9 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
   });
   fig.before(box);
   const text = () => { for (const { b, look, t } of rows) { b.textContent = `▶ ${tr(LABEL)}`; look.textContent = tr(t.look); } };
-  wireButtons(fig, rows.map((r) => r.b), (b) => new Map(Object.entries(rows.find((r) => r.b === b)?.t.params ?? {}).map(([k, v]) => [k, String(v)])));
+  /** @param {HTMLButtonElement} b @returns {Map<string, string>} the try's parameters as attribute strings */
+  const stateOf = (b) => new Map(Object.entries(rows.find((r) => r.b === b)?.t.params ?? {}).map(([k, v]) => [k, String(v)]));
+  wireButtons(fig, rows.map((r) => r.b), stateOf);
   text();
   onLang(text);
 }

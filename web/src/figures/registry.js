@@ -53,7 +53,7 @@ export function describeFigure(name) {
   const d = figureDef(name);
   return { name, title: { ...d.title }, description: { ...d.description }, takeaway: { ...d.takeaway },
     params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)),
-    tries: (d.tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
+    tries: (/** @type {{ tries?: import('./params.js').FigureTry[] }} */ (d).tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
 }
 
 export { tr };
