@@ -4,11 +4,12 @@
 // values, legends) and the vector labels must not overlap one another; no text inside a chart may cross a curve; every
 // text stays inside its canvas and every drawn point inside the plot frame. Rotated column labels are checked by
 // their spacing (cell · sin 60° ≥ a line of text) instead of their axis-aligned boxes. Also: a finished sweep hides its
-// Cancel button, and no button label wraps.
+// Cancel button, and no button label wraps. The states the "try this" buttons set are checked too (en at 1280 px,
+// zh at 390 px).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { figureNames } from 'posenc/figures';
+import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { figurePage } from './figure-page.mjs';
 
@@ -68,10 +69,12 @@ for (const lang of ['en', 'zh']) for (const width of [1280, 390]) {
   test(`no label collides at ${width} px, ${lang}`, async () => {
     const errors = [], P = await figurePage(NAMES, { lang, width, errors, browser });
     const found = [];
-    for (const name of NAMES) {
-      await P.draw(name);
+    // the default state of every figure, and (at two of the four settings) the state each "try this" sets
+    const withTries = (lang === 'en') === (width === 1280);
+    for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : [])].entries()) {
+      await P.draw(name, params);
       const c = await P.page.evaluate(collisions, name);
-      if (c.length) { found.push(`${name}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await P.page.locator(`posenc-figure[figure="${name}"]`).screenshot({ path: shotPath(`layout/${name}-${lang}-${width}`) }); }
+      if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await P.page.locator(`posenc-figure[figure="${name}"]`).screenshot({ path: shotPath(`layout/${name}-${k}-${lang}-${width}`) }); }
     }
     await P.close();
     assert.deepEqual(found, []);
