@@ -38,7 +38,10 @@ function collisions(name) {
         const [x, y] = run[i];
         if (x < f.x - 0.5 || x > f.x + f.w + 0.5 || y < f.y - 0.5 || y > f.y + f.h + 0.5) { out.push(`${id}: a curve point (${x.toFixed(0)}, ${y.toFixed(0)}) outside the frame`); break; }
       }
-      for (const t of b.textBoxes()) if (b.curvePaths().some((run) => hitsPath(run, t))) out.push(`${id}: "${t.text}" crosses a curve`);
+      for (const t of b.textBoxes()) {
+        if (b.curvePaths().some((run) => hitsPath(run, t))) out.push(`${id}: "${t.text}" crosses a curve`);
+        if (b.solidBoxes().some((s) => hit(s, t))) out.push(`${id}: "${t.text}" lies on a bar`);
+      }
     }
     texts.push(...own);
   }

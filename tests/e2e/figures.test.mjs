@@ -133,7 +133,7 @@ test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small v
   // heatmap axes: integer steps at least `gap` px apart; cell values in a few characters
   assert.deepEqual(tickIndices(64, 7, 16), [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60]);
   assert.deepEqual(tickIndices(5, 40, 16), [0, 1, 2, 3, 4]);
-  assert.deepEqual([-2, -1.5, 0, 0.3679, -0.05, 12.34].map(cellText), ['−2', '−1.5', '0', '.37', '−.05', '12']);
+  assert.deepEqual([-2, -1.5, 0, 0.3679, -0.05, 12.34, 0.5, 0.999, -0.004].map(cellText), ['−2', '−1.5', '0', '0.37', '−0.05', '12', '0.5', '1', '0']);
   for (const [a, b] of [[0, 1e-3], [2e-7, 9e-7], [-3, 250000], [0.1, 0.7]]) {
     const l = labels(a, b);
     assert.equal(new Set(l).size, l.length, `distinct labels on [${a}, ${b}]: ${l}`);

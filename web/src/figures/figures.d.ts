@@ -112,6 +112,8 @@ export class PeLines extends HTMLElement {
   textBoxes(): Array<{ x: number; y: number; w: number; h: number; text: string }>;
   /** the curves drawn, as runs of [x, y] in CSS px of the canvas */
   curvePaths(): Array<Array<[number, number]>>;
+  /** the bars drawn, as boxes in CSS px of the canvas */
+  solidBoxes(): Array<{ x: number; y: number; w: number; h: number }>;
   /** the plot frame in CSS px of the canvas */
   frameBox(): { x: number; y: number; w: number; h: number };
 }

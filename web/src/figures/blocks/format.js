@@ -38,9 +38,10 @@ export function tickIndices(n, cell, gap) {
   for (let i = 0; i < n; i += step) out.push(i);
   return out;
 }
-/** A cell's value in about 4 characters: integers as they are; others with 2 decimals below 1 (no leading 0), 1 below 10, none above. */
+/** A cell's value in about 4 characters: integers as they are; others with 2 decimals below 1, 1 below 10, none above (no trailing 0). */
 export function cellText(v) {
   if (Number.isInteger(v)) return String(v).replace('-', '−');
   const a = Math.abs(v);
-  return (a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2)).replace(/^(-?)0\./, '$1.').replace('-', '−');
+  const s = (a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return Number(s) === 0 ? '0' : s.replace('-', '−');
 }

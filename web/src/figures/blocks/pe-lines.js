@@ -84,8 +84,10 @@ export class PeLines extends Base {
     if (!(x1 > x0)) { x0 = Number.isFinite(x0) ? x0 - 1 : 0; x1 = x0 + 2; }
     if (!(y1 > y0)) { y0 = Number.isFinite(y0) ? (logy ? y0 / 2 : y0 - 1) : logy ? 0.1 : 0; y1 = logy ? y0 * 4 : y0 + 2; }
     // a little headroom so extreme points are not cut by the frame
-    if (logy) { if (!this.hasAttribute('ymax')) y1 *= 1.25; if (!this.hasAttribute('ymin')) y0 /= 1.25; }
-    else { const pad = 0.04 * (y1 - y0); if (!this.hasAttribute('ymax')) y1 += pad; if (!this.hasAttribute('ymin') && y0 !== 0) y0 -= pad; }
+    // (more above when a vertical mark has a label: it then has a line of its own over the curves)
+    const room = this.marks.some((m) => m.x !== undefined && m.label);
+    if (logy) { if (!this.hasAttribute('ymax')) y1 *= room ? (y1 / y0) ** 0.12 * 1.25 : 1.25; if (!this.hasAttribute('ymin')) y0 /= 1.25; }
+    else { const pad = 0.04 * (y1 - y0); if (!this.hasAttribute('ymax')) y1 += room ? 3.5 * pad : pad; if (!this.hasAttribute('ymin') && y0 !== 0) y0 -= pad; }
     const yt = axisTicks(y0, y1, { log: logy, count: Math.max(3, Math.round(h / 50)) });
     // The left margin fits the widest y tick label (measured in the drawing font).
     let left = 58;
@@ -112,7 +114,7 @@ export class PeLines extends Base {
   /** Axes, marks, regions and curves of a w-wide plot into g at (0, 0). */
   _plot(g, w) {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
-    const boxes = [], paths = [], box = (x, y, bw, bh, text) => boxes.push({ x, y, w: bw, h: bh, text });
+    const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text) => boxes.push({ x, y, w: bw, h: bh, text });
     g.font = `11px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
       g.globalAlpha = 0.14; g.fillStyle = r.color || th.series[4];
@@ -171,7 +173,7 @@ export class PeLines extends Base {
         const bw = Math.max(1, ((f.right - f.left) / Math.max(n, 1)) * 0.7), base = py(logy ? y0 : Math.max(y0, Math.min(0, y1)));
         for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i])) {
           const x = px(xs[i]), y = py(s.y[i]); g.fillRect(x - bw / 2, Math.min(y, base), bw, Math.abs(base - y));
-          paths.push([[x - bw / 2, Math.min(y, base)], [x + bw / 2, Math.min(y, base)], [x + bw / 2, Math.max(y, base)], [x - bw / 2, Math.max(y, base)], [x - bw / 2, Math.min(y, base)]]);
+          solids.push({ x: x - bw / 2, y: Math.min(y, base), w: bw, h: Math.abs(base - y) });   // nothing is placed on a bar
         }
       } else if (s.kind === 'points') {
         for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i]) && !(logy && s.y[i] <= 0)) {
@@ -184,7 +186,7 @@ export class PeLines extends Base {
     g.restore();
     // Labels last, each where it crosses no curve and no label already placed, on a background halo.
     const clear = (x, y, bw, bh) => x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
-      && !paths.some((run) => hitsPath(run, x - 2, y - 1, bw + 4, bh + 2)) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
+      && !paths.some((run) => hitsPath(run, x - 2, y - 1, bw + 4, bh + 2)) && !solids.some((s) => overlaps(s, { x: x - 2, y: y - 1, w: bw + 4, h: bh + 2 })) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
     // Near its line first; else the clear spot of the frame nearest to that; else (nothing clear) by its line.
     // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
     // the space nearest the middle); else (nothing clear) by its line.
@@ -229,12 +231,14 @@ export class PeLines extends Base {
       const cx = Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2));
       place(r.label, (tw) => [...ys(7).reverse().map((y) => [cx - tw / 2, y]), ...ys(7).reverse().flatMap((y) => [[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]])], th.fg);
     }
-    this._boxes = boxes; this._paths = paths; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
+    this._boxes = boxes; this._paths = paths; this._solids = solids; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
     return sc;
   }
 
   /** Every text drawn on the canvas (ticks, axis labels, mark and region labels): {x, y, w, h, text}, canvas CSS px. */
   textBoxes() { return this._boxes ?? []; }
+  /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
+  solidBoxes() { return this._solids ?? []; }
   /** The plot frame {x, y, w, h} in canvas CSS px. */
   frameBox() { return this._frame; }
   /** The curves drawn, as runs of [x, y] canvas CSS px (bars as their outline, points as two crossed strokes). */
