@@ -7,9 +7,11 @@ import init from 'posenc';
 import { figureNames, describeFigure } from 'posenc/figures';
 import { randomRows } from '../../web/src/figures/defs/util.js';
 import { figurePage } from './figure-page.mjs';
+import { englishWords } from './zh-text.mjs';
 
 const pe = await init();
 const NAMES = figureNames.filter((n) => !n.startsWith('config-'));   // the config reader's figures: config-reader.test.mjs
+const CODE = new Set(['true', 'false', ...figureNames.flatMap((n) => describeFigure(n).params.flatMap((p) => [p.name, ...(p.values ?? []).map(String)]))]);
 let P;
 const errors = [];
 before(async () => { P = await figurePage(NAMES, { errors }); });
@@ -31,6 +33,7 @@ test('every figure on the page has at least one "try this" whose parameters are 
     assert.ok(t.length >= 1, `${n}: a try`);
     for (const x of t) {
       assert.ok(x.look.en && x.look.zh && !/[\u4e00-\u9fff] [\u4e00-\u9fff]/.test(x.look.zh), `${n}: en + zh sentence`);
+      assert.deepEqual(englishWords([x.look.zh], CODE), [], `${n}: no English words in the zh sentence`);
       const names = describeFigure(n).params.map((p) => p.name);
       for (const k of Object.keys(x.params)) assert.ok(names.includes(k), `${n}: try sets a parameter it has (${k})`);
     }

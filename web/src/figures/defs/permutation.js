@@ -6,8 +6,8 @@ export default {
   title: L('Attention cannot see word order', '注意力看不到语序'),
   description: L('Scores of a sentence and of the same sentence with two tokens swapped, with or without RoPE, and their difference beyond the permutation.',
     '一句话与交换两个词元后的注意力分数（可选加 RoPE），以及两者在置换之外的差。'),
-  takeaway: L('Without a position encoding the swapped sentence gets the same scores, only permuted: the third map, S′ − PSPᵀ, is 0 everywhere. With RoPE it is not.',
-    '没有位置编码时，交换后的句子得到的是同一组分数，只是换了位置：第三张图 S′ − PSPᵀ 处处为 0。加了 RoPE 就不再是 0。'),
+  takeaway: L('Without a position encoding the swapped sentence gets the same scores, only permuted: the third map, S′ − P S Pᵀ, is 0 everywhere. With RoPE it is not.',
+    '没有位置编码时，交换后的句子得到的是同一组分数，只是换了位置：第三张图 S′ − P S Pᵀ 处处为 0。加了 RoPE 就不再是 0。'),
   params: {
     text: { type: 'string', default: '猫 抓 老鼠', maxLength: 200, label: L('Text', '文本') },
     i: { type: 'int', min: 0, max: 63, default: 0, label: L('Swap token', '交换第') },
