@@ -3,7 +3,8 @@
 // canvas (ticks, axis labels, cell values, mark and region labels), the DOM texts around it (captions, colour-bar
 // values, legends) and the vector labels must not overlap one another; no text inside a chart may cross a curve; every
 // text stays inside its canvas and every drawn point inside the plot frame. Rotated column labels are checked by
-// their spacing (cell · sin 60° ≥ a line of text) instead of their axis-aligned boxes. Also: a finished sweep hides its
+// their spacing (cell · sin 60° ≥ a line of text) instead of their axis-aligned boxes. A heatmap alone in its figure
+// takes at least 40 % of the column at desktop width. Also: a finished sweep hides its
 // Cancel button, and no button label wraps. The states the "try this" buttons set are checked too (en at 1280 px,
 // zh at 390 px).
 import { test, before, after } from 'node:test';
@@ -54,6 +55,9 @@ function collisions(name) {
     const r = btn.getBoundingClientRect();
     if (r.height && r.height > 2 * parseFloat(getComputedStyle(btn).fontSize) + 8) out.push(`button "${btn.textContent}" wraps (${r.height} px)`);
   }
+  // a heatmap alone in its figure uses its column (at desktop width: at least 40 % of it), not a 260 px corner of it
+  const maps = el.shadowRoot.querySelectorAll('pe-heatmap'), col = el.shadowRoot.querySelector('.panels').clientWidth;
+  if (innerWidth >= 1200 && maps.length === 1 && maps[0].shadowRoot.querySelector('canvas').getBoundingClientRect().width < 0.4 * col) out.push(`the heatmap is ${maps[0].shadowRoot.querySelector('canvas').getBoundingClientRect().width} px in a ${col} px column`);
   const cancel = el.shadowRoot.querySelector('.cancel'), prog = el.shadowRoot.querySelector('.progress');
   if (!prog.hidden && !cancel.hidden) out.push('Cancel still shown after the sweep');
   return out;

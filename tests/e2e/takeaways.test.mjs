@@ -227,6 +227,8 @@ test('§6 context extension: one colour per scheme in every panel; PI = 1/factor
 test('§7 ALiBi: slopes 2^(−8h/H), h = 1 … H; the 8-head, 5-token try prints −2, −1.5, −1, −0.5, 0', async () => {
   const d = await P.draw('alibi', { heads: 8 });
   series(d.panels.slopes, 'slopes for 8 heads').y.forEach((v, i) => assert.equal(v, 2 ** (-8 * (i + 1) / 8)));
+  assert.deepEqual(d.panels.slopes.xticks, ['0', '1', '2', '3', '4', '5', '6', '7'], 'integer head ticks');
+  assert.equal(d.panels.slopes.marks[0].label, 'head 0');
   const [{ d: r }, { d: r7 }] = await tries('alibi'), m = r.panels.map;
   assert.deepEqual(Array.from({ length: 5 }, (_, j) => at(m, 4, j) + 0), [-2, -1.5, -1, -0.5, 0]);
   assert.equal(m.values, true, 'values printed in the 5 × 5 map');

@@ -114,7 +114,7 @@ export class PeLines extends Base {
   /** Axes, marks, regions and curves of a w-wide plot into g at (0, 0). */
   _plot(g, w) {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
-    const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text) => boxes.push({ x, y, w: bw, h: bh, text });
+    const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text, kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
     g.font = `11px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
       g.globalAlpha = 0.14; g.fillStyle = r.color || th.series[4];
@@ -126,22 +126,22 @@ export class PeLines extends Base {
     for (const v of yt.values) {
       const y = py(v); if (y < f.top - 0.5 || y > f.bottom + 0.5) continue;
       g.beginPath(); g.moveTo(f.left, y); g.lineTo(f.right, y); g.stroke();
-      const s = yt.format(v), tw = g.measureText(s).width; g.fillText(s, f.left - 4, y); box(f.left - 4 - tw, y - 6, tw, 12, s);
+      const s = yt.format(v), tw = g.measureText(s).width; g.fillText(s, f.left - 4, y); box(f.left - 4 - tw, y - 6, tw, 12, s, 'ytick');
     }
     g.textBaseline = 'top';
     for (const v of xt.values) {
       const x = px(v); if (x < f.left - 0.5 || x > f.right + 0.5) continue;
       g.beginPath(); g.moveTo(x, f.top); g.lineTo(x, f.bottom); g.stroke();
       const s = xt.format(v), half = g.measureText(s).width / 2, cx = Math.min(f.w - half - 1, Math.max(half + 1, x));
-      g.textAlign = 'center'; g.fillText(s, cx, f.bottom + 3); box(cx - half, f.bottom + 3, 2 * half, 12, s);
+      g.textAlign = 'center'; g.fillText(s, cx, f.bottom + 3); box(cx - half, f.bottom + 3, 2 * half, 12, s, 'xtick');
     }
     g.strokeStyle = th.frame; g.strokeRect(f.left, f.top, f.right - f.left, f.bottom - f.top);
     g.fillStyle = th.fg; g.textAlign = 'center'; g.textBaseline = 'top';
     const xl = this.getAttribute('xlabel') || '', yl = this.getAttribute('ylabel') || '';
     g.fillText(xl, (f.left + f.right) / 2, f.bottom + 18);
-    if (xl) { const tw = g.measureText(xl).width; box((f.left + f.right - tw) / 2, f.bottom + 18, tw, 12, xl); }
+    if (xl) { const tw = g.measureText(xl).width; box((f.left + f.right - tw) / 2, f.bottom + 18, tw, 12, xl, 'xlabel'); }
     g.save(); g.translate(10, (f.top + f.bottom) / 2); g.rotate(-Math.PI / 2); g.textBaseline = 'middle'; g.fillText(yl, 0, 0); g.restore();
-    if (yl) { const tw = g.measureText(yl).width; box(4, (f.top + f.bottom - tw) / 2, 12, tw, yl); }
+    if (yl) { const tw = g.measureText(yl).width; box(4, (f.top + f.bottom - tw) / 2, 12, tw, yl, 'ylabel'); }
     g.save(); g.beginPath(); g.rect(f.left, f.top, f.right - f.left, f.bottom - f.top); g.clip();
     for (const m of this.marks) {
       g.strokeStyle = m.color || th.muted; g.lineWidth = 1.2; g.setLineDash([4, 3]); g.beginPath();
@@ -212,7 +212,7 @@ export class PeLines extends Base {
       g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, h + 2); g.globalAlpha = 1;
       g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top';
       lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 13 * i));
-      box(c[0], c[1], tw, h, text);
+      box(c[0], c[1], tw, h, text, 'label');
     };
     const ys = (step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
     g.font = `11px ${FONT}`;
@@ -235,7 +235,7 @@ export class PeLines extends Base {
     return sc;
   }
 
-  /** Every text drawn on the canvas (ticks, axis labels, mark and region labels): {x, y, w, h, text}, canvas CSS px. */
+  /** Every text drawn on the canvas: {x, y, w, h, text, kind: xtick | ytick | xlabel | ylabel | label (marks, regions)}, canvas CSS px. */
   textBoxes() { return this._boxes ?? []; }
   /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
   solidBoxes() { return this._solids ?? []; }
