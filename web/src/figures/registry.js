@@ -46,8 +46,8 @@ export function figureDef(name) {
 }
 
 /**
- * A figure's description: its title, one-line description and takeaway in English and Chinese, and its parameters
- * (name, type, default, range or allowed values, label).
+ * A figure's description: its title, one-line description and takeaway in English and Chinese, its parameters
+ * (name, type, default, range or allowed values, label), and its tries ("try this": a setting and what to look for).
  */
 export function describeFigure(name) {
   const d = figureDef(name);
