@@ -31,6 +31,7 @@ canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .tip { position: absolute; pointer-events: none; background: var(--pe-bg, #fff); border: 1px solid #888; border-radius: 3px;
        padding: 2px 6px; white-space: nowrap; display: none; box-shadow: 0 1px 3px #0003; z-index: 2; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
+.caption, .axis { contain: inline-size; }   /* texts wrap within the map's width instead of widening the block */
 .axis { color: var(--pe-muted, #4f4f5a); font-size: 11px; }
 `;
 const CELL_RECTS = 128;
@@ -70,7 +71,7 @@ export class PeHeatmap extends Base {
   set data(v) { this._data = v; this.render(); }
   get data() { return this._data; }
 
-  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax, x0, y0, showValues, categories, marks}. */
+  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax, x0, y0, rowTicks, colTicks, showValues, categories, marks}. */
   update(o) {
     this.rows = o.rows; this.cols = o.cols; this.rowLabels = o.rowLabels ?? null; this.colLabels = o.colLabels ?? null;
     this.vmin = o.vmin; this.vmax = o.vmax; this._data = o.data; this.x0 = o.x0 ?? 0; this.y0 = o.y0 ?? 0; this.rowTicks = o.rowTicks ?? null; this.colTicks = o.colTicks ?? null;
