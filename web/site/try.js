@@ -3,15 +3,17 @@
 // (web/src/figures/defs/NAME.js: [{ params, look: {en, zh} }]), a box just before the figure with one button per try
 // and the sentence that says what to look for. A click sets the figure to that state (every other parameter back to
 // its default), through the same mechanism as the source presets (presets.js); a later change by the reader releases it.
-import { describeFigure } from '../src/figures/index.js';
+import { describeFigure, figureNames } from '../src/figures/index.js';
 import { tr, onLang } from './state.js';
 import { wireButtons } from './presets.js';
 
 const LABEL = { en: 'Try this', zh: '试一试' };
 
 for (const fig of document.querySelectorAll('posenc-figure[id]')) {
+  const name = fig.getAttribute('figure') ?? '';
+  if (!figureNames.includes(name)) continue;   // the figure itself says what is wrong with its name
   /** @type {import('../src/figures/params.js').FigureTry[]} */
-  const tries = describeFigure(fig.getAttribute('figure') ?? '').tries;
+  const tries = describeFigure(name).tries;
   if (!tries.length) continue;
   const box = document.createElement('div');
   box.className = 'presets try';
