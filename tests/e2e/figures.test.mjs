@@ -13,7 +13,7 @@ import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
-import { axisTicks } from '../../web/src/figures/blocks/format.js';
+import { axisTicks, tickIndices, cellText } from '../../web/src/figures/blocks/format.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -79,12 +79,13 @@ const REF = {
     k.set(randomRows(pe, 2, d, 1, 'mem')); k.set(seg.k, 2 * d); const uv = randomRows(pe, 2, d, 2, 'bias');
     return { panel: 'score', values: pe.xlScores({ q: seg.q, k, r: pe.xlPositionEmbedding({ klen: 10, d }), u: uv.subarray(0, d), v: uv.subarray(d), qlen: 8, klen: 10, d }).score }; },
   t5: () => ({ panel: 'plot', series: 'bucket(j − i)', values: Array.from({ length: 337 }, (_, i) => pe.t5RelativePositionBucket(i - 168)) }),
-  deberta: () => { const rel = pe.debertaRelativePositions({ q_len: 257, position_buckets: 16, max_relative_positions: 64 }); return { panel: 'plot', series: 'bucketed δ', values: rel.subarray(128 * 257, 129 * 257) }; },
+  deberta: () => { const rel = pe.debertaRelativePositions({ q_len: 129, position_buckets: 16, max_relative_positions: 64 }); return { panel: 'plot', series: 'bucketed δ', values: rel.subarray(64 * 129, 65 * 129) }; },
   tupe: () => ({ panel: 'map', values: pe.tupePositionScores({ p: pe.sinusoidal({ positions: 32, d: 32 }), u_q: randomRows(pe, 32, 32, 6, 'uq'), u_k: randomRows(pe, 32, 32, 7, 'uk'), n: 32, d_model: 32, heads: 4, head_dim: 8 }).slice(0, 32 * 32) }),
   'rope-rotation': () => { const t = pe.ropeTablesScaled({ inv_freq: [0.3], positions: [3] });
     const qm = pe.ropeApplyTables(Float32Array.from([1.2, 0.3]), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos, sin: t.sin });
-    return { panel: 'plane', series: 'R_m q', values: qm, column: 'both' }; },
-  'partial-rotary': () => ({ panel: 'map', values: pe.ropeApply(new Float32Array(64 * 64).fill(1), { seq: 64, head_dim: 64, rotary_dim: 32 }) }),
+    return { panel: 'plane', series: 'Rₘq', values: qm, column: 'both' }; },
+  'partial-rotary': () => ({ panel: 'map', values: pe.ropeApply(new Float32Array(64 * 64).fill(1), { seq: 64, head_dim: 64, rotary_dim: 32,
+    positions: Array.from({ length: 64 }, (_, r) => (r < 16 ? r : Math.round(16 * 4096 ** ((r - 16) / 47)))) }) }),
   'rope-decay': () => ({ attrs: { window: 4096, base2: 0 }, panel: 'plot', series: 'base 10000', values: sweepEnv().min, value2: sweepEnv().max }),
   'su-decay': () => ({ panel: 'plot', values: pe.ropeDecayBound({ rotary_dim: 128, rope_theta: 10000, count: 257 }) }),
   wavelengths: () => ({ panel: 'wave', values: pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 4096 }).wavelength }),
@@ -129,6 +130,10 @@ test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small v
   assert.deepEqual(labels(0, 65536), ['0', '10k', '20k', '30k', '40k', '50k', '60k']);
   assert.deepEqual(labels(-0.5, 1.3), ['−0.5', '0', '0.5', '1.0']);
   assert.deepEqual(labels(1, 1e6, { log: true }), ['1', '10', '100', '1k', '10k', '100k', '1M']);
+  // heatmap axes: integer steps at least `gap` px apart; cell values in a few characters
+  assert.deepEqual(tickIndices(64, 7, 16), [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60]);
+  assert.deepEqual(tickIndices(5, 40, 16), [0, 1, 2, 3, 4]);
+  assert.deepEqual([-2, -1.5, 0, 0.3679, -0.05, 12.34, 0.5, 0.999, -0.004].map(cellText), ['−2', '−1.5', '0', '0.37', '−0.05', '12', '0.5', '1', '0']);
   for (const [a, b] of [[0, 1e-3], [2e-7, 9e-7], [-3, 250000], [0.1, 0.7]]) {
     const l = labels(a, b);
     assert.equal(new Set(l).size, l.length, `distinct labels on [${a}, ${b}]: ${l}`);

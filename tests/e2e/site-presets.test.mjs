@@ -69,3 +69,52 @@ test('the presets reproduce the sources’ numbers: ALiBi Fig. 3, Su’s curve, 
   assert.deepEqual(t5, Array.from({ length: 31 }, (_, t) => pe.t5RelativePositionBucket(-t)));
   assert.deepEqual(ctx.errors, []);
 });
+
+test('"try this" beside every figure: one click sets its state, the sentence says what to see, a later change releases it', async () => {
+  const { describeFigure } = await import('posenc/figures');
+  const figs = await page.$$eval('posenc-figure[id]', (fs) => fs.map((f) => ({ id: f.id, figure: f.getAttribute('figure'), prev: f.previousElementSibling?.dataset.try ?? null })));
+  const withTries = figs.filter((f) => describeFigure(f.figure).tries.length);
+  assert.ok(withTries.length >= 19, `figures with a try: ${withTries.length}`);
+  for (const f of withTries) {
+    assert.equal(f.prev, f.id, `${f.id}: the try box sits right before the figure`);
+    const looks = await page.$$eval(`[data-try="${f.id}"] .try-look`, (ls) => ls.map((l) => l.textContent));
+    assert.deepEqual(looks, describeFigure(f.figure).tries.map((t) => t.look.en));
+  }
+  // attention: untick RoPE, and the rows of "the" become identical (as the sentence says)
+  await page.click('[data-try="attention"] button');
+  assert.equal(await page.$eval('#attention', (el) => el.ready.then(() => el.getAttribute('rope'))), 'false');
+  const rows = csvRows(await csv('attention'), 'map'), row = (i) => rows.filter((r) => r.row === String(i)).map((r) => r.value);
+  for (const i of [3, 6, 10, 13]) assert.deepEqual(row(i), row(0), `row ${i}`);
+  assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.getAttribute('aria-pressed')), 'true');
+  await page.$eval('#attention', (el) => el.setAttribute('rope', 'true'));
+  assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.getAttribute('aria-pressed')), 'false');
+  await page.click('#lang-zh');
+  assert.equal(await page.$eval('[data-try="attention"] .try-look', (l) => l.textContent), describeFigure('attention').tries[0].look.zh);
+  assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.textContent), '▶ 试一试');
+  await page.click('#lang-en');
+  await page.locator('[data-try="context-extension"]').screenshot({ path: shotPath('try-context-extension') });
+  assert.deepEqual(ctx.errors, []);
+});
+
+test('§2’s stand-alone similarity heatmap has the export menu: its CSV holds the numbers drawn', async () => {
+  await page.$eval('#s2l-sim', (el) => el.scrollIntoView());
+  await page.waitForFunction(() => document.getElementById('s2l-sim').data);
+  const bar = '[data-export-for="s2l-sim"]';
+  assert.equal(await page.$eval(bar, (b) => b.hidden), false);
+  await page.click(`${bar} > button`);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${bar} button[data-x="csv"]`)]);
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(await dl.path(), 'utf8'), lines = text.trim().split('\n');
+  const drawn = await page.$eval('#s2l-sim', (el) => ({ n: el.rows * el.cols, first: el.data[1], last: el.data[el.data.length - 1] }));
+  assert.equal(lines[1], 'row,col,value');
+  assert.equal(lines.length - 2, drawn.n);
+  assert.equal(Number(lines[3].split(',')[2]), drawn.first);
+  assert.equal(Number(lines.at(-1).split(',')[2]), drawn.last);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${bar} button[data-x="png"]`)]);
+  assert.match(png.suggestedFilename(), /^posenc-s2l-sim\.png$/);
+  // hidden with the block (a bad file: only the error stays)
+  await page.$eval('#s2l-sim', (el) => { el.hidden = true; });
+  await page.waitForFunction((s) => document.querySelector(s).hidden, bar);
+  assert.equal(await page.$eval('#s2l-sim', (el) => getComputedStyle(el).display), 'none');
+  await page.$eval('#s2l-sim', (el) => { el.hidden = false; });
+});

@@ -192,7 +192,7 @@ test('5 · long-range decay: values = API, a true bound above |score| for every 
   // defect 2: on the exported numbers, bound ≥ |score| at every pixel, for both bases
   const text = await csv('rope-decay');
   for (const base of [10000, 5000000]) {
-    const abs = csvRows(text, 'bound', `|score|, base ${base}`), bnd = csvRows(text, 'bound', `bound max|Δh|·Σ|S_j|, base ${base}`);
+    const abs = csvRows(text, 'bound', `|score|, base ${base}`), bnd = csvRows(text, 'bound', `bound max|Δh|·Σ|Sⱼ|, base ${base}`);
     assert.equal(abs.length, 900); assert.equal(bnd.length, 900);
     abs.forEach((r, i) => assert.ok(Number(r.value) <= Number(bnd[i].value), `base ${base}, x ${r.x}: |score| ${r.value} ≤ bound ${bnd[i].value}`));
   }

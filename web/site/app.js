@@ -9,6 +9,8 @@ import { errorText } from '../src/figures/messages.js';
 import { addEmbedBars } from './embed-bar.js';
 import './live.js';
 import './presets.js';
+import './try.js';
+import './block-export.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';

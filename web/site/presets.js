@@ -5,8 +5,46 @@
 //   </div>
 // The parameters a preset does not name go back to the figure's defaults, so the figure shows exactly the source's
 // setting; the figure's own controls, the URL and the live numbers follow as for any parameter change.
+// The same mechanism serves "try this" (try.js): setParams and keepsParams below.
 import { describeFigure } from '../src/figures/index.js';
 import { tr, onLang } from './state.js';
+
+const asText = (v) => (Array.isArray(v) ? v.join(',') : String(v));
+/** "k=v k=v" → Map. */
+export const parsePreset = (s) => new Map(s.trim().split(/\s+/).map((kv) => kv.split('=')));
+
+/** Sets the figure's parameters named in `set` (a Map of strings) and every other one back to its default. */
+export function setParams(fig, set) {
+  for (const p of describeFigure(fig.getAttribute('figure')).params) {
+    if (set.has(p.name)) fig.setAttribute(p.name, set.get(p.name)); else fig.removeAttribute(p.name);
+  }
+}
+
+/** Whether the figure still shows exactly `set` (the others at their defaults). */
+export function keepsParams(fig, set) {
+  return describeFigure(fig.getAttribute('figure')).params.every((p) => (fig.getAttribute(p.name) ?? asText(p.default)) === (set.get(p.name) ?? asText(p.default)));
+}
+
+/**
+ * Wires buttons that each set a figure to one state: a click sets it (aria-pressed), a later change by the reader
+ * releases it. `stateOf(button)` → Map; `onActive(button | null)` runs whenever the active button changes.
+ */
+export function wireButtons(fig, buttons, stateOf, onActive = () => {}) {
+  let active = null;
+  for (const b of buttons) {
+    b.setAttribute('aria-pressed', 'false');
+    b.addEventListener('click', () => {
+      setParams(fig, stateOf(b));
+      for (const o of buttons) o.setAttribute('aria-pressed', String(o === b));
+      active = b; onActive(b);
+      fig.scrollIntoView({ block: 'nearest' });
+    });
+  }
+  // A change made afterwards by the reader: the figure no longer shows that state.
+  fig.addEventListener('figure-change', () => {
+    if (active && !keepsParams(fig, stateOf(active))) { active.setAttribute('aria-pressed', 'false'); active = null; onActive(null); }
+  });
+}
 
 for (const box of document.querySelectorAll('.presets[data-figure]')) {
   const fig = document.getElementById(box.dataset.figure);
@@ -15,26 +53,7 @@ for (const box of document.querySelectorAll('.presets[data-figure]')) {
   box.after(note);
   let active = null;
   const showNote = () => { note.textContent = active ? tr({ en: active.dataset.noteEn, zh: active.dataset.noteZh }) : ''; note.hidden = !active; };
-  for (const b of box.querySelectorAll('button[data-preset]')) {
-    b.setAttribute('aria-pressed', 'false');
-    b.addEventListener('click', () => {
-      const set = new Map(b.dataset.preset.trim().split(/\s+/).map((kv) => kv.split('=')));
-      for (const p of describeFigure(fig.getAttribute('figure')).params) {
-        if (set.has(p.name)) fig.setAttribute(p.name, set.get(p.name)); else fig.removeAttribute(p.name);
-      }
-      for (const o of box.querySelectorAll('button[data-preset]')) o.setAttribute('aria-pressed', String(o === b));
-      active = b; showNote();
-      fig.scrollIntoView({ block: 'nearest' });
-    });
-  }
-  // A change made afterwards by the reader: the figure no longer shows the source's setting.
-  fig.addEventListener('figure-change', () => {
-    if (!active) return;
-    const set = new Map(active.dataset.preset.trim().split(/\s+/).map((kv) => kv.split('=')));
-    const def = (p) => (Array.isArray(p.default) ? p.default.join(',') : String(p.default));
-    const same = describeFigure(fig.getAttribute('figure')).params.every((p) => (fig.getAttribute(p.name) ?? def(p)) === (set.get(p.name) ?? def(p)));
-    if (!same) { active.setAttribute('aria-pressed', 'false'); active = null; showNote(); }
-  });
+  wireButtons(fig, [...box.querySelectorAll('button[data-preset]')], (b) => parsePreset(b.dataset.preset), (b) => { active = b; showNote(); });
   showNote();
   onLang(showNote);
 }

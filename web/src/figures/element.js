@@ -34,12 +34,14 @@ input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textare
 .panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
 .panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
 .panels > pe-lines { flex: 1 1 100%; min-width: 0; }
+.panels > pe-lines[data-cols="3"] { flex: 1 1 calc(33.3% - 14px); min-width: 240px; }   /* small multiples */
 .readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
 .readouts p { margin: 2px 0; }
 output { font-weight: 600; }
 .note { color: var(--pe-muted); }
 .error { color: #a3130f; background: #fff0ef; border: 1px solid #c9302c; padding: 6px 10px; border-radius: 4px; }
 .progress { display: flex; gap: 8px; align-items: center; margin: 4px 0; }
+.progress button { white-space: nowrap; flex: none; }
 .bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin-top: 6px; font-size: 13px; }
 .bar button { padding: 2px 10px; cursor: pointer; }
 .menu { display: inline-flex; gap: 4px; }
@@ -170,7 +172,7 @@ export class PosencFigure extends Base {
     this._job?.cancel();
     const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
     const prog = sr.querySelector('.progress');
-    if (def.long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; sr.querySelector('.cancel').disabled = false; }
+    if (def.long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
     this._userCancel = false;
     const t0 = performance.now();
     const job = run(name, p, { onProgress: (f) => { bar.value = f; } });
@@ -179,7 +181,7 @@ export class PosencFigure extends Base {
     try { r = await job.promise; } catch (e) {
       if (this._job !== job) return;            // superseded by a newer state: that one settles `ready`
       if (e.cancelled) {
-        status.textContent = this._text(UI.cancelled); status.dataset.state = 'cancelled'; sr.querySelector('.cancel').disabled = true;
+        status.textContent = this._text(UI.cancelled); status.dataset.state = 'cancelled'; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true });
         for (const o of sr.querySelectorAll('.readouts output')) { o.textContent = '—'; delete o.dataset.value; }
         this._settle(Object.assign(new Error('cancelled'), { cancelled: true }));
         return;
@@ -190,7 +192,7 @@ export class PosencFigure extends Base {
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
     this._logged = null;
-    if (def.long) { bar.value = 1; sr.querySelector('.cancel').disabled = true; status.dataset.state = 'done'; }
+    if (def.long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
     this._settle();
   }
 
@@ -209,6 +211,7 @@ export class PosencFigure extends Base {
         if (x.height) el.setAttribute('height', String(x.height));
         if (x.range) el.setAttribute('range', String(x.range));
         if (x.logY) el.setAttribute('log-y', '');
+        if (x.cols) el.dataset.cols = String(x.cols);
         if (x.bind) this._bindings[x.id] = x.bind;
         this._blocks.set(x.id, el);
         return el;
@@ -219,7 +222,7 @@ export class PosencFigure extends Base {
     for (const x of panels) {
       const el = this._blocks.get(x.id), o = out[x.id];
       for (const a of ['caption', 'xlabel', 'ylabel']) { const v = o[a] == null ? null : t(o[a]); if (v === null) el.removeAttribute(a); else if (el.getAttribute(a) !== v) el.setAttribute(a, v); }
-      if (x.block === 'heatmap') { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o); }
+      if (x.block === 'heatmap') { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o.categories ? { ...o, categories: o.categories.map((c) => ({ ...c, label: t(c.label) })) } : o); }
       else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
       else el.vectors = o.vectors;
     }

@@ -42,6 +42,8 @@ export interface FigureDescription {
   /** the one sentence the figure makes its point with */
   takeaway: Bilingual;
   params: FigureParam[];
+  /** "try this": parameter settings (the others at their defaults) that make the point, each with what to look for */
+  tries: Array<{ params: Record<string, string | number | boolean>; look: Bilingual }>;
 }
 
 /** Every figure name, in the explainer's order. */
@@ -87,15 +89,33 @@ export class PosencFigure extends HTMLElement {
   download(kind: 'png' | 'svg' | 'csv'): Promise<void>;
 }
 
-/** Heatmap building block: properties data, rows, cols, rowLabels, colLabels, vmin, vmax; attributes caption, palette, size, xlabel, ylabel. */
+/**
+ * Heatmap building block: properties data, rows, cols, rowLabels, colLabels, vmin, vmax; attributes caption, palette,
+ * size (largest side in px, default 480; the map also fits its share of the container), xlabel, ylabel. Axes without
+ * labels get numeric ticks (x0, y0: the first column's / row's number; rowTicks, colTicks: each one's); small maps
+ * (≤ 12 × 12) print their values (showValues forces or disables it); categories replace the colour bar with a
+ * categorical legend; marks draw a labelled rule before a column.
+ */
 export class PeHeatmap extends HTMLElement {
-  update(o: { data: ArrayLike<number>; rows: number; cols: number; rowLabels?: string[]; colLabels?: string[]; vmin?: number; vmax?: number }): void;
+  update(o: { data: ArrayLike<number>; rows: number; cols: number; rowLabels?: string[]; colLabels?: string[]; vmin?: number; vmax?: number;
+    x0?: number; y0?: number; rowTicks?: Array<number | string>; colTicks?: Array<number | string>; showValues?: boolean;
+    categories?: Array<{ value: number; label: string }>; marks?: Array<{ col: number; label?: string }> }): void;
+  /** every text drawn on the map's canvas: {x, y, w, h, text} in CSS px of the canvas */
+  textBoxes(): Array<{ x: number; y: number; w: number; h: number; text: string }>;
 }
 /** Curves building block: series, marks, regions; attributes caption, xlabel, ylabel, log-x, log-y, height, ymin, ymax. */
 export class PeLines extends HTMLElement {
   update(o: { series: Array<{ y: ArrayLike<number>; x?: ArrayLike<number>; x0?: number; dx?: number; y2?: ArrayLike<number>; label?: string; color?: string;
     dash?: number[]; kind?: 'line' | 'step' | 'bar' | 'points'; width?: number }>; marks?: Array<{ x?: number; y?: number; label?: string; color?: string }>;
     regions?: Array<{ x0: number; x1: number; label?: string; color?: string }> }): void;
+  /** every text drawn on the canvas (ticks, axis, mark and region labels), in CSS px of the canvas */
+  textBoxes(): Array<{ x: number; y: number; w: number; h: number; text: string }>;
+  /** the curves drawn, as runs of [x, y] in CSS px of the canvas */
+  curvePaths(): Array<Array<[number, number]>>;
+  /** the bars drawn, as boxes in CSS px of the canvas */
+  solidBoxes(): Array<{ x: number; y: number; w: number; h: number }>;
+  /** the plot frame in CSS px of the canvas */
+  frameBox(): { x: number; y: number; w: number; h: number };
 }
 /** 2-D vector plane building block: property vectors; attributes caption, range; event vector-change {id, x, y}. */
 export class PeVec2 extends HTMLElement {

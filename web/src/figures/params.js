@@ -3,6 +3,12 @@
 // A parameter spec: { type: 'int' | 'number' | 'enum' | 'bool' | 'string' | 'vec2', default, min?, max?, values? (enum),
 //   choices? (suggested values for the control), slider?, range? (vec2 half-width), maxLength? (string), label: {en, zh} }.
 
+/**
+ * A "try this" of a figure definition (`tries: FigureTry[]`): one click sets `params` (every other parameter back to
+ * its default) and `look` says, in one sentence, what the reader should now see.
+ * @typedef {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }} FigureTry
+ */
+
 /** A bilingual string. */
 export const L = (en, zh) => ({ en, zh });
 export const tr = (s, lang) => (s == null ? '' : typeof s === 'string' ? s : s[lang] ?? s.en);

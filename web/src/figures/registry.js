@@ -46,13 +46,14 @@ export function figureDef(name) {
 }
 
 /**
- * A figure's description: its title, one-line description and takeaway in English and Chinese, and its parameters
- * (name, type, default, range or allowed values, label).
+ * A figure's description: its title, one-line description and takeaway in English and Chinese, its parameters
+ * (name, type, default, range or allowed values, label), and its tries ("try this": a setting and what to look for).
  */
 export function describeFigure(name) {
   const d = figureDef(name);
   return { name, title: { ...d.title }, description: { ...d.description }, takeaway: { ...d.takeaway },
-    params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)) };
+    params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)),
+    tries: (/** @type {{ tries?: import('./params.js').FigureTry[] }} */ (d).tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
 }
 
 export { tr };

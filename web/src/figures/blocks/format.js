@@ -29,3 +29,19 @@ export function axisTicks(lo, hi, { log = false, count = 5 } = {}) {
   const f = big >= 1e4 ? s.tickFormat(count, '~s') : big > 0 && big < 1e-2 ? format(`.${Math.max(0, Math.floor(Math.log10(big)) - Math.floor(Math.log10(step)))}e`) : s.tickFormat(count);
   return { values, format: (v) => (v === 0 ? '0' : f(v)) };
 }
+
+/** Indices to tick: integer steps 1, 2, 5, 10, … so that neighbouring ticks are at least `gap` px apart. */
+export function tickIndices(n, cell, gap) {
+  let step = 1;
+  for (const m of [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000]) { step = m; if (m * cell >= gap) break; }
+  const out = [];
+  for (let i = 0; i < n; i += step) out.push(i);
+  return out;
+}
+/** A cell's value in about 4 characters: integers as they are; others with 2 decimals below 1, 1 below 10, none above (no trailing 0). */
+export function cellText(v) {
+  if (Number.isInteger(v)) return String(v).replace('-', '−');
+  const a = Math.abs(v);
+  const s = (a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : v.toFixed(2)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return Number(s) === 0 ? '0' : s.replace('-', '−');
+}

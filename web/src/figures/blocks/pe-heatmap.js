@@ -1,17 +1,24 @@
 // <pe-heatmap>: a heatmap of a row-major matrix on a canvas in shadow DOM, with optional row/column labels, a colour
 // bar with values, and a hover/keyboard read-out.
-//   properties: data (Float32Array rows·cols), rows, cols, rowLabels, colLabels, vmin, vmax (default: data range)
-//   attributes: caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (px, default 320), xlabel, ylabel
+//   properties: data (Float32Array rows·cols), rows, cols, rowLabels, colLabels, vmin, vmax (default: data range),
+//               x0, y0 (the number of the first column / row on the numeric ticks, default 0), rowTicks, colTicks (the
+//               number of each row / column on the ticks instead), showValues (print each
+//               cell's value: default when the map is at most 12 × 12), categories ([{value, label}]: a categorical
+//               legend instead of the colour bar), marks ([{col, label}]: vertical rules before a column)
+//   attributes: caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (largest map side in px, default
+//               480; the map also fits its share of the container's width), xlabel, ylabel
+// Axes without row/column labels get numeric ticks (integer steps, never crowded).
 //   events: 'cell-hover' {row, col, value}; 'rendered'
 //   export: exportSize() → {w, h}; paint(g) draws caption, map, labels and colour bar into a 2D context (canvas or
 //   the SVG recorder: cells as rects up to 128×128, one embedded image beyond); table() → the numbers drawn.
 // −∞ and NaN cells (masked) are drawn in the theme's "missing" grey. Arrow keys move a cursor when the map has focus.
 import { lut, colour } from './colormap.js';
-import { fmt } from './format.js';
+import { fmt, tickIndices, cellText } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
+:host([hidden]) { display: none; }
 .wrap { position: relative; display: flex; gap: 6px; align-items: flex-start; }
 canvas.map { display: block; touch-action: none; outline-offset: 2px; }
 canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
@@ -19,9 +26,12 @@ canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .bar canvas { grid-row: 1 / 4; }
 .bar span { font-size: 11px; font-variant-numeric: tabular-nums; }
 .bar .mid { align-self: center; }
+.cats { display: flex; flex-direction: column; gap: 3px; font-size: 11px; }
+.cats i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -2px; border: 1px solid var(--pe-grid, #d6d6dc); }
 .tip { position: absolute; pointer-events: none; background: var(--pe-bg, #fff); border: 1px solid #888; border-radius: 3px;
        padding: 2px 6px; white-space: nowrap; display: none; box-shadow: 0 1px 3px #0003; z-index: 2; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
+.caption, .axis { contain: inline-size; }   /* texts wrap within the map's width instead of widening the block */
 .axis { color: var(--pe-muted, #4f4f5a); font-size: 11px; }
 `;
 const CELL_RECTS = 128;
@@ -34,9 +44,10 @@ export class PeHeatmap extends Base {
     shadow(this, css, `<div class="caption" part="caption"></div><div class="axis ylabel"></div>
       <div class="wrap"><canvas class="map" part="map" tabindex="0" role="img"></canvas>
       <div class="bar" aria-hidden="true"><canvas class="scale" width="14" height="160"></canvas><span class="max"></span><span class="mid"></span><span class="min"></span></div>
-      <div class="tip" role="status"></div></div><div class="axis xlabel"></div>`);
+      <div class="cats" hidden></div><div class="tip" role="status"></div></div><div class="axis xlabel"></div>`);
     this._data = null; this.rows = 0; this.cols = 0; this.rowLabels = null; this.colLabels = null;
-    this.vmin = undefined; this.vmax = undefined; this.renderCount = 0; this.hovered = null; this.lastRenderMs = 0;
+    this.vmin = undefined; this.vmax = undefined; this.x0 = 0; this.y0 = 0; this.showValues = undefined; this.categories = null; this.marks = null; this.rowTicks = null; this.colTicks = null;
+    this.renderCount = 0; this.boxes = []; this.hovered = null; this.lastRenderMs = 0;
     this._cursor = { row: 0, col: 0 };
     const map = this.shadowRoot.querySelector('.map');
     map.addEventListener('pointermove', (e) => { const at = this.cellAt(e.clientX, e.clientY); this._show(at, e.clientX, e.clientY); });
@@ -60,26 +71,60 @@ export class PeHeatmap extends Base {
   set data(v) { this._data = v; this.render(); }
   get data() { return this._data; }
 
-  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax} and repaints. */
+  /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax, x0, y0, rowTicks, colTicks, showValues, categories, marks}. */
   update(o) {
     this.rows = o.rows; this.cols = o.cols; this.rowLabels = o.rowLabels ?? null; this.colLabels = o.colLabels ?? null;
-    this.vmin = o.vmin; this.vmax = o.vmax; this._data = o.data;
+    this.vmin = o.vmin; this.vmax = o.vmax; this._data = o.data; this.x0 = o.x0 ?? 0; this.y0 = o.y0 ?? 0; this.rowTicks = o.rowTicks ?? null; this.colTicks = o.colTicks ?? null;
+    this.showValues = o.showValues; this.categories = o.categories ?? null; this.marks = o.marks ?? null;
     this.render();
   }
 
   get palette() { return this.getAttribute('palette') || 'viridis'; }
 
   _geometry() {
-    const labelW = this.rowLabels && this.rows <= 64 ? 56 : 0, labelH = this.colLabels && this.cols <= 64 ? 40 : 0;
-    // Fit the container: the map plus row labels and the colour bar (~70 px) must not overflow it (phones).
+    // Word labels only where their cells carry them: rows ≥ 12 px (a line of text); columns ≥ 13 px (neighbouring labels at 60° are then
+    // cell·sin 60° ≥ 11 px apart, a line of text); else numeric ticks.
+    let g = this._geometryWith(!!this.rowLabels && this.rows <= 64, !!this.colLabels && this.cols <= 64);
+    if (g.colText && g.cell < 13) g = this._geometryWith(g.rowText, false);
+    return g.rowText && g.cell < 12 ? this._geometryWith(false, g.colText) : g;
+  }
+
+  _geometryWith(rowText, colText) {
+    // Row labels (words) or numeric ticks on the left; column labels (words, rotated) above or numeric ticks below.
+    const tickChars = this.rowTicks ? Math.max(...this.rowTicks.map((v) => String(v).length)) : String(this.y0 + this.rows - 1).length;
+    // Column labels at 60° need their height above the map and half their width right of the last column; numeric
+    // row ticks need half a line above the first row.
+    const colW = colText ? this._textWidth(this.colLabels) : 0;
+    const labelW = rowText ? 56 : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
+    const padR = colText ? Math.ceil(colW * 0.5 + 6) : 6;
+    // Fit the container: the panels share its width (as many side by side as fit at ~300 px each), and the map plus
+    // its labels and the colour bar (~72 px) must not overflow its share (phones).
     this._pw ??= this.parentElement?.clientWidth;
-    const room = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000) - labelW - 72;
-    const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 320, room));
+    const pw = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000);
+    const k = this.parentElement ? this.parentElement.querySelectorAll(':scope > pe-heatmap').length : 1;
+    const perRow = Math.max(1, Math.min(k, Math.floor(pw / 300)));
+    const room = (pw - 20 * (perRow - 1)) / perRow - labelW - padR - 78;
+    const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 480, room));
     // Cells fill the square `avail` but stay within 3:1, so a 64 × 32 table is not squeezed into a thin strip.
     let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
-    if (labelW || labelH) cw = ch = Math.min(cw, ch);
+    if (rowText || colText) cw = ch = Math.min(cw, ch);
     cw = Math.min(cw, 3 * ch); ch = Math.min(ch, 3 * cw);
-    return { labelW, labelH, cw, ch, cell: Math.min(cw, ch), w: Math.ceil(labelW + cw * this.cols), h: Math.ceil(labelH + ch * this.rows) };
+    return { labelW, labelH, tickH, padR, rowText, colText, cw, ch, cell: Math.min(cw, ch),
+      w: Math.ceil(labelW + cw * this.cols + padR), h: Math.ceil(labelH + ch * this.rows + tickH) };
+  }
+
+  /** The widest of these labels (as drawn: at most 8 characters, 11 px). */
+  _textWidth(labels) {
+    const g = (this._probe ??= document.createElement('canvas').getContext('2d'));
+    g.font = `11px ${FONT}`;
+    return Math.max(0, ...labels.map((t) => g.measureText(String(t).slice(0, 8)).width));
+  }
+
+  /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
+  _values(geo) {
+    // asked for (id maps): as soon as a short number fits; by default: small maps with room for a decimal
+    if (this.showValues === true) return geo.cw >= 14 && geo.ch >= 12;
+    return (this.showValues ?? (this.rows <= 12 && this.cols <= 12)) && geo.cw >= 24 && geo.ch >= 15;
   }
 
   _range() {
@@ -132,18 +177,56 @@ export class PeHeatmap extends Base {
       g.imageSmoothingEnabled = false;
       g.drawImage(this._pixels(lo, hi, th.missing), labelW, labelH, cw * this.cols, ch * this.rows);
     }
+    const boxes = [], box = (x, y, w, h, text) => boxes.push({ x, y, w, h, text });
     g.fillStyle = th.fg; g.font = `11px ${FONT}`;
-    if (labelW && cell >= 9) {
+    const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
+    if (geo.rowText) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
-      this.rowLabels.forEach((t, i) => g.fillText(String(t).slice(0, 8), labelW - 4, labelH + (i + 0.5) * cell));
+      this.rowLabels.forEach((t, i) => { const s = String(t).slice(0, 8), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
+    } else {
+      g.textAlign = 'right'; g.textBaseline = 'middle';
+      for (const i of tickIndices(this.rows, ch, 16)) { const s = String(this.rowTicks ? this.rowTicks[i] : this.y0 + i), tw = g.measureText(s).width, y = top + (i + 0.5) * ch; g.fillText(s, labelW - 4, y); box(labelW - 4 - tw, y - 6, tw, 12, s); }
     }
-    if (labelH && cell >= 9) {
+    if (geo.colText) {
       g.textAlign = 'left'; g.textBaseline = 'middle';
       this.colLabels.forEach((t, j) => {
-        g.save(); g.translate(labelW + (j + 0.5) * cell, labelH - 4); g.rotate(-Math.PI / 3);
-        g.fillText(String(t).slice(0, 8), 0, 0); g.restore();
+        const s = String(t).slice(0, 8), tw = g.measureText(s).width, x = labelW + (j + 0.5) * cw;
+        g.save(); g.translate(x, labelH - 4); g.rotate(-Math.PI / 3); g.fillText(s, 0, 0); g.restore();
+        boxes.push({ x: x - 3, y: labelH - 4 - tw * 0.87 - 3, w: tw * 0.5 + 6, h: tw * 0.87 + 6, text: s, rotated: true });
       });
+    } else {
+      g.textAlign = 'center'; g.textBaseline = 'top';
+      for (const j of tickIndices(this.cols, cw, 30)) {
+        const s = String(this.colTicks ? this.colTicks[j] : this.x0 + j), tw = g.measureText(s).width, x = Math.min(geo.w - tw / 2, labelW + (j + 0.5) * cw);
+        g.fillText(s, x, bottom + 3); box(x - tw / 2, bottom + 3, tw, 12, s);
+      }
     }
+    if (this._values(geo)) {
+      const fs = Math.min(12, Math.max(9, Math.floor(ch * 0.5)));
+      g.font = `${fs}px ${FONT}`; g.textAlign = 'center'; g.textBaseline = 'middle';
+      for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
+        const v = this._data[r * this.cols + c];
+        if (v === -Infinity || Number.isNaN(v)) continue;
+        const t = Math.min(1, Math.max(0, (v - lo) / (hi - lo))), [R, G, B] = colour(this.palette, t);
+        g.fillStyle = 0.299 * R + 0.587 * G + 0.114 * B > 140 ? '#111' : '#fff';
+        const s = cellText(v), x = labelW + (c + 0.5) * cw, y = top + (r + 0.5) * ch;
+        g.fillText(s, x, y, cw - 2);
+        const tw = Math.min(cw - 2, g.measureText(s).width); box(x - tw / 2, y - fs / 2, tw, fs, s);
+      }
+    }
+    for (const m of this.marks || []) {
+      const x = labelW + m.col * cw;
+      g.strokeStyle = th.fg; g.lineWidth = 2; g.setLineDash([5, 3]);
+      g.beginPath(); g.moveTo(x, top); g.lineTo(x, bottom); g.stroke(); g.setLineDash([]);
+      if (m.label) {
+        g.font = `600 11px ${FONT}`; const tw = g.measureText(m.label).width, left = x + 4 + tw > right;
+        const tx = left ? x - 4 - tw : x + 4, ty = top + 4;
+        g.fillStyle = th.bg; g.fillRect(tx - 2, ty - 1, tw + 4, 14);
+        g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(m.label, tx, ty); box(tx, ty, tw, 12, m.label);
+        g.font = `11px ${FONT}`;
+      }
+    }
+    return boxes;
   }
 
   render() {
@@ -162,13 +245,27 @@ export class PeHeatmap extends Base {
     g.clearRect(0, 0, w, h);
     const [lo, hi] = this._range();
     this.range = [lo, hi];
-    this._paintMap(g, geo, lo, hi, th);
-    const key = `${lo},${hi},${h - labelH},${this.palette}`;
+    this.boxes = this._paintMap(g, geo, lo, hi, th);
+    this._legend();
+    const key = `${lo},${hi},${h - labelH},${this.palette},${this._binary(lo, hi)}`;
     if (this._scaleKey !== key) { this._drawScale(lo, hi, Math.min(220, Math.max(100, h - labelH))); this._scaleKey = key; }
     this.renderCount++;
     this.lastRenderMs = performance.now() - t0;
     if (this.hovered) this._show(this.hovered);
     this.dispatchEvent(new CustomEvent('rendered'));
+  }
+
+  /** A categorical legend (swatch + label per category) in place of the colour bar, when categories are given. */
+  _legend() {
+    const sr = this.shadowRoot, cats = sr.querySelector('.cats'), bar = sr.querySelector('.bar');
+    cats.hidden = !this.categories; bar.hidden = !!this.categories;
+    if (!this.categories) return;
+    const [lo, hi] = this._range();
+    cats.replaceChildren(...this.categories.map((c) => {
+      const span = document.createElement('span'), i = document.createElement('i'), [r, g, b] = colour(this.palette, (c.value - lo) / (hi - lo));
+      i.style.background = `rgb(${Math.round(r)},${Math.round(g)},${Math.round(b)})`;
+      span.append(i, c.label); return span;
+    }));
   }
 
   _drawScale(lo, hi, height) {
@@ -181,7 +278,9 @@ export class PeHeatmap extends Base {
     sr.querySelector('.max').textContent = b; sr.querySelector('.mid').textContent = m; sr.querySelector('.min').textContent = a;
   }
 
-  _scaleLabels(lo, hi) { return [fmt(lo, 3), fmt(hi, 3), fmt((lo + hi) / 2, 3)]; }
+  // The middle label only where it says something: not on a two-valued (binary) map.
+  _scaleLabels(lo, hi) { return [fmt(lo, 3), fmt(hi, 3), this._binary(lo, hi) ? '' : fmt((lo + hi) / 2, 3)]; }
+  _binary(lo, hi) { const d = this._data; for (let i = 0; i < d.length; i++) if (d[i] !== lo && d[i] !== hi && Number.isFinite(d[i])) return false; return true; }
 
   // ── export ──
   exportSize() {
@@ -201,6 +300,17 @@ export class PeHeatmap extends Base {
     text(this.getAttribute('ylabel'), `11px ${FONT}`, th.muted, 16);
     g.save(); g.translate(0, y); this._paintMap(g, geo, lo, hi, th); g.restore();
     const bar = Math.min(220, Math.max(100, geo.h - geo.labelH)), bx = geo.w + 6, by = y + geo.labelH, steps = 64;
+    if (this.categories) {
+      g.font = `11px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle';
+      this.categories.forEach((c, i) => {
+        const [r, gg, b] = colour(this.palette, (c.value - lo) / (hi - lo));
+        g.fillStyle = `rgb(${Math.round(r)},${Math.round(gg)},${Math.round(b)})`; g.fillRect(bx, by + i * 16, 12, 12);
+        g.fillStyle = th.fg; g.fillText(c.label, bx + 17, by + i * 16 + 6);
+      });
+      y += Math.max(geo.h, geo.labelH + bar) + 4;
+      text(this.getAttribute('xlabel'), `11px ${FONT}`, th.muted, 18);
+      return;
+    }
     for (let i = 0; i < steps; i++) {
       const [r, gg, b] = colour(this.palette, 1 - i / (steps - 1));
       g.fillStyle = `rgb(${Math.round(r)},${Math.round(gg)},${Math.round(b)})`;
@@ -221,6 +331,9 @@ export class PeHeatmap extends Base {
     for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) rows.push([r, c, this._data[r * this.cols + c]]);
     return { columns: ['row', 'col', 'value'], rows };
   }
+
+  /** Every text drawn on the map's canvas (labels, ticks, values, marks), as {x, y, w, h, text} in CSS px of the canvas. */
+  textBoxes() { return this.boxes; }
 
   /** Cell under client coordinates, or null. */
   cellAt(clientX, clientY) {

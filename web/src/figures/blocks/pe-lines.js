@@ -6,19 +6,23 @@
 //   attributes: caption, xlabel, ylabel, log-x, log-y, height (px, default 240), ymin, ymax
 //   events: 'point-hover' {x, values: [{label, y}]}; 'rendered'
 //   export: exportSize(), paint(g) (caption, plot, legend) and table() (the numbers drawn)
-// Ticks: d3-scale's nice steps, one d3-format per axis; labels never leave the canvas. A band (y, y2) is drawn light
+// Ticks: d3-scale's nice steps, one d3-format per axis (integers only where every x is an integer index); labels
+// never leave the canvas. Mark and region labels are placed where no curve and no other label passes (textBoxes() and
+// curvePaths() give what was drawn, for layout tests). A band (y, y2) is drawn light
 // with its upper edge as a solid line, so the curve stays readable and the band secondary.
 import { fmt, axisTicks } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
 
 const css = `
 :host { display: block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
+:host([hidden]) { display: none; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
 .wrap { position: relative; }
 canvas { display: block; width: 100%; touch-action: none; outline-offset: 2px; }
 canvas:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; margin-top: 2px; }
 .legend i { display: inline-block; width: 18px; height: 3px; vertical-align: middle; margin-right: 4px; }
+.legend i.dot { width: 8px; height: 8px; border-radius: 50%; margin: 0 9px 0 5px; }
 .tip { position: absolute; pointer-events: none; background: var(--pe-bg, #fff); border: 1px solid #888; border-radius: 3px;
        padding: 2px 6px; white-space: pre; display: none; box-shadow: 0 1px 3px #0003; font-variant-numeric: tabular-nums; }
 `;
@@ -80,18 +84,27 @@ export class PeLines extends Base {
     if (!(x1 > x0)) { x0 = Number.isFinite(x0) ? x0 - 1 : 0; x1 = x0 + 2; }
     if (!(y1 > y0)) { y0 = Number.isFinite(y0) ? (logy ? y0 / 2 : y0 - 1) : logy ? 0.1 : 0; y1 = logy ? y0 * 4 : y0 + 2; }
     // a little headroom so extreme points are not cut by the frame
-    if (logy) { if (!this.hasAttribute('ymax')) y1 *= 1.25; if (!this.hasAttribute('ymin')) y0 /= 1.25; }
-    else { const pad = 0.04 * (y1 - y0); if (!this.hasAttribute('ymax')) y1 += pad; if (!this.hasAttribute('ymin') && y0 !== 0) y0 -= pad; }
+    // (more above when a vertical mark has a label: it then has a line of its own over the curves)
+    const room = this.marks.some((m) => m.x !== undefined && m.label);
+    if (logy) { if (!this.hasAttribute('ymax')) y1 *= room ? (y1 / y0) ** 0.12 * 1.25 : 1.25; if (!this.hasAttribute('ymin')) y0 /= 1.25; }
+    else { const pad = 0.04 * (y1 - y0); if (!this.hasAttribute('ymax')) y1 += room ? 3.5 * pad : pad; if (!this.hasAttribute('ymin') && y0 !== 0) y0 -= pad; }
     const yt = axisTicks(y0, y1, { log: logy, count: Math.max(3, Math.round(h / 50)) });
     // The left margin fits the widest y tick label (measured in the drawing font).
     let left = 58;
     if (g) { g.font = `11px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => g.measureText(yt.format(v)).width))); }
     const f = { w, h, left, right: w - 14, top: 8, bottom: h - 34 };
-    const xt = axisTicks(x0, x1, { log: logx, count: Math.max(2, Math.floor((f.right - f.left) / 90)) });
+    const xt = axisTicks(x0, x1, { log: logx, count: Math.max(3, Math.floor((f.right - f.left) / 80)) });
+    // Counts (heads, pairs, channels): an axis whose every x is an integer gets integer ticks only.
+    const intX = !logx && this._series.length && this._series.every((s) => (s.x ? Array.prototype.every.call(s.x, Number.isInteger) : Number.isInteger(s.x0 ?? 0) && Number.isInteger(s.dx ?? 1)));
+    if (intX && xt.values.some((v) => !Number.isInteger(v))) {
+      xt.values = xt.values.filter(Number.isInteger);
+      if (xt.values.length < 2) xt.values = Array.from({ length: Math.floor(x1) - Math.ceil(x0) + 1 }, (_, i) => Math.ceil(x0) + i);
+      xt.format = (v) => String(v);
+    }
     const tx = logx ? Math.log10 : (x) => x, ty = logy ? Math.log10 : (y) => y;
     const [X0, X1, Y0, Y1] = [tx(x0), tx(x1), ty(y0), ty(y1)];
     const nmax = Math.max(1, ...this._series.map((s) => s.y.length));
-    const barPad = this._series.some((s) => s.kind === 'bar') ? 0.5 * ((X1 - X0) / Math.max(1, nmax - 1)) : 0;
+    const barPad = this._series.some((s) => s.kind === 'bar' || s.kind === 'points') ? 0.5 * ((X1 - X0) / Math.max(1, nmax - 1)) : 0;
     const px = (x) => f.left + ((tx(x) - X0 + barPad) / (X1 - X0 + 2 * barPad)) * (f.right - f.left);
     const py = (y) => f.bottom - ((ty(y) - Y0) / (Y1 - Y0)) * (f.bottom - f.top);
     const invx = (p) => { const t = X0 - barPad + ((p - f.left) / (f.right - f.left)) * (X1 - X0 + 2 * barPad); return logx ? 10 ** t : t; };
@@ -101,6 +114,7 @@ export class PeLines extends Base {
   /** Axes, marks, regions and curves of a w-wide plot into g at (0, 0). */
   _plot(g, w) {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
+    const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text, kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
     g.font = `11px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
       g.globalAlpha = 0.14; g.fillStyle = th.colour(r.color, th.series[4]);
@@ -109,62 +123,126 @@ export class PeLines extends Base {
       g.globalAlpha = 1;
     }
     g.textAlign = 'right'; g.textBaseline = 'middle'; g.fillStyle = th.fg; g.strokeStyle = th.grid;
-    for (const v of yt.values) { const y = py(v); if (y < f.top - 0.5 || y > f.bottom + 0.5) continue; g.beginPath(); g.moveTo(f.left, y); g.lineTo(f.right, y); g.stroke(); g.fillText(yt.format(v), f.left - 4, y); }
+    for (const v of yt.values) {
+      const y = py(v); if (y < f.top - 0.5 || y > f.bottom + 0.5) continue;
+      g.beginPath(); g.moveTo(f.left, y); g.lineTo(f.right, y); g.stroke();
+      const s = yt.format(v), tw = g.measureText(s).width; g.fillText(s, f.left - 4, y); box(f.left - 4 - tw, y - 6, tw, 12, s, 'ytick');
+    }
     g.textBaseline = 'top';
     for (const v of xt.values) {
       const x = px(v); if (x < f.left - 0.5 || x > f.right + 0.5) continue;
       g.beginPath(); g.moveTo(x, f.top); g.lineTo(x, f.bottom); g.stroke();
-      const s = xt.format(v), half = g.measureText(s).width / 2;
-      g.textAlign = 'center'; g.fillText(s, Math.min(f.w - half - 1, Math.max(half + 1, x)), f.bottom + 3);
+      const s = xt.format(v), half = g.measureText(s).width / 2, cx = Math.min(f.w - half - 1, Math.max(half + 1, x));
+      g.textAlign = 'center'; g.fillText(s, cx, f.bottom + 3); box(cx - half, f.bottom + 3, 2 * half, 12, s, 'xtick');
     }
     g.strokeStyle = th.frame; g.strokeRect(f.left, f.top, f.right - f.left, f.bottom - f.top);
     g.fillStyle = th.fg; g.textAlign = 'center'; g.textBaseline = 'top';
-    g.fillText(this.getAttribute('xlabel') || '', (f.left + f.right) / 2, f.bottom + 18);
-    g.save(); g.translate(10, (f.top + f.bottom) / 2); g.rotate(-Math.PI / 2); g.textBaseline = 'middle'; g.fillText(this.getAttribute('ylabel') || '', 0, 0); g.restore();
+    const xl = this.getAttribute('xlabel') || '', yl = this.getAttribute('ylabel') || '';
+    g.fillText(xl, (f.left + f.right) / 2, f.bottom + 18);
+    if (xl) { const tw = g.measureText(xl).width; box((f.left + f.right - tw) / 2, f.bottom + 18, tw, 12, xl, 'xlabel'); }
+    g.save(); g.translate(10, (f.top + f.bottom) / 2); g.rotate(-Math.PI / 2); g.textBaseline = 'middle'; g.fillText(yl, 0, 0); g.restore();
+    if (yl) { const tw = g.measureText(yl).width; box(4, (f.top + f.bottom - tw) / 2, 12, tw, yl, 'ylabel'); }
     g.save(); g.beginPath(); g.rect(f.left, f.top, f.right - f.left, f.bottom - f.top); g.clip();
     for (const m of this.marks) {
       g.strokeStyle = th.colour(m.color, th.muted); g.lineWidth = 1.2; g.setLineDash([4, 3]); g.beginPath();
       if (m.x !== undefined) { g.moveTo(px(m.x), f.top); g.lineTo(px(m.x), f.bottom); } else { g.moveTo(f.left, py(m.y)); g.lineTo(f.right, py(m.y)); }
       g.stroke(); g.setLineDash([]);
-      g.fillStyle = th.text(th.colour(m.color, th.muted)); g.textBaseline = 'top';
-      if (m.label) {
-        const tw = g.measureText(m.label).width;
-        if (m.x !== undefined) { const x = px(m.x), right = x + 3 + tw > f.right; g.textAlign = right ? 'right' : 'left'; g.fillText(m.label, right ? x - 3 : x + 3, f.top + 2); }
-        else { g.textAlign = 'left'; const y = py(m.y); g.fillText(m.label, f.left + 4, y + 14 > f.bottom ? y - 14 : y + 2); }
-      }
     }
     this._series.forEach((s, si) => {
       const col = th.colour(s.color, th.series[si % th.series.length]), xs = this._xs(s), n = s.y.length;
       g.strokeStyle = col; g.fillStyle = col; g.lineWidth = s.width ?? 1.8; g.setLineDash(s.dash || []);
+      const line = (ys) => {
+        g.beginPath(); let pen = false, run = [];
+        for (let i = 0; i < n; i++) {
+          const v = ys[i];
+          if (!Number.isFinite(v) || (logy && v <= 0) || (sc.logx && xs[i] <= 0)) { pen = false; if (run.length) paths.push(run); run = []; continue; }
+          const x = px(xs[i]), y = py(v);
+          if (!pen) { g.moveTo(x, y); pen = true; } else if (s.kind === 'step') { g.lineTo(x, py(ys[i - 1])); run.push([x, py(ys[i - 1])]); g.lineTo(x, y); } else g.lineTo(x, y);
+          run.push([x, y]);
+        }
+        g.stroke(); if (run.length) paths.push(run);
+      };
       if (s.y2) {
         g.globalAlpha = 0.22; g.beginPath();
         const bw = Math.max(1, (f.right - f.left) / n);
         for (let i = 0; i < n; i++) { const x = px(xs[i]); g.rect(x - 0.5, py(s.y2[i]), bw, Math.max(1, py(s.y[i]) - py(s.y2[i]))); }
         g.fill(); g.globalAlpha = 1;
-        g.beginPath();
-        for (let i = 0; i < n; i++) { const v = s.y2[i]; if (Number.isFinite(v) && !(logy && v <= 0)) i === 0 ? g.moveTo(px(xs[i]), py(v)) : g.lineTo(px(xs[i]), py(v)); }
-        g.stroke();
+        line(s.y2);
+        paths.push(Array.from({ length: n }, (_, i) => [px(xs[i]), py(s.y[i])]).filter(([, y]) => Number.isFinite(y)));
       } else if (s.kind === 'bar') {
         const bw = Math.max(1, ((f.right - f.left) / Math.max(n, 1)) * 0.7), base = py(logy ? y0 : Math.max(y0, Math.min(0, y1)));
-        for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i])) { const x = px(xs[i]), y = py(s.y[i]); g.fillRect(x - bw / 2, Math.min(y, base), bw, Math.abs(base - y)); }
-      } else if (s.kind === 'points') {
-        for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i]) && !(logy && s.y[i] <= 0)) { g.beginPath(); g.arc(px(xs[i]), py(s.y[i]), 2.5, 0, 7); g.fill(); }
-      } else {
-        g.beginPath(); let pen = false;
-        for (let i = 0; i < n; i++) {
-          const v = s.y[i];
-          if (!Number.isFinite(v) || (logy && v <= 0) || (sc.logx && xs[i] <= 0)) { pen = false; continue; }
-          const x = px(xs[i]), y = py(v);
-          if (!pen) { g.moveTo(x, y); pen = true; } else if (s.kind === 'step') { g.lineTo(x, py(s.y[i - 1])); g.lineTo(x, y); } else g.lineTo(x, y);
+        for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i])) {
+          const x = px(xs[i]), y = py(s.y[i]); g.fillRect(x - bw / 2, Math.min(y, base), bw, Math.abs(base - y));
+          solids.push({ x: x - bw / 2, y: Math.min(y, base), w: bw, h: Math.abs(base - y) });   // nothing is placed on a bar
         }
-        g.stroke();
-      }
+      } else if (s.kind === 'points') {
+        for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i]) && !(logy && s.y[i] <= 0)) {
+          const x = px(xs[i]), y = py(s.y[i]); g.beginPath(); g.arc(x, y, 2.5, 0, 7); g.fill();
+          paths.push([[x - 2.5, y - 2.5], [x + 2.5, y + 2.5]], [[x - 2.5, y + 2.5], [x + 2.5, y - 2.5]]);
+        }
+      } else line(s.y);
       g.setLineDash([]);
     });
     g.restore();
-    for (const r of this.regions) if (r.label) { g.fillStyle = th.fg; g.textAlign = 'center'; g.textBaseline = 'bottom'; g.fillText(r.label, Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2)), f.bottom - 2); }
+    // Labels last, each where it crosses no curve and no label already placed, on a background halo.
+    const clear = (x, y, bw, bh) => x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
+      && !paths.some((run) => hitsPath(run, x - 2, y - 1, bw + 4, bh + 2)) && !solids.some((s) => overlaps(s, { x: x - 2, y: y - 1, w: bw + 4, h: bh + 2 })) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
+    // Near its line first; else the clear spot of the frame nearest to that; else (nothing clear) by its line.
+    // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
+    // the space nearest the middle); else (nothing clear) by its line.
+    const overflow = [];
+    const spot = (lines, cands) => {
+      const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 13 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
+      let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
+      if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
+        const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
+      }
+      return { c, tw, h, pref };
+    };
+    const place = (text, cands, colour) => {
+      let lines = [text], s = spot(lines, cands);
+      if (!s.c && text.includes(' ')) {
+        const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => m.index).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
+        const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands);
+        if (s2.c) { lines = two; s = s2; }
+      }
+      // nowhere clear (a narrow phone plot): the label goes under the plot, in the legend, with the mark's dash
+      if (!s.c) { overflow.push({ label: text, color: colour, dash: [4, 3] }); return; }
+      const { tw, h } = s, c = s.c;
+      g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, h + 2); g.globalAlpha = 1;
+      g.fillStyle = th.text(colour); g.textAlign = 'left'; g.textBaseline = 'top';
+      lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 13 * i));
+      box(c[0], c[1], tw, h, text, 'label');
+    };
+    const ys = (step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
+    g.font = `11px ${FONT}`;
+    for (const m of this.marks) {
+      if (!m.label) continue;
+      if (m.x !== undefined) {
+        const x = px(m.x);
+        place(m.label, (tw) => ys(7).flatMap((y) => [[x + 4, y], [x - 4 - tw, y]]), th.colour(m.color, th.muted));
+      } else {
+        const y = py(m.y), xsC = (tw) => Array.from({ length: Math.max(1, Math.floor((f.right - f.left - tw - 8) / 24)) }, (_, i) => f.left + 4 + i * 24);
+        place(m.label, (tw) => [...xsC(tw).flatMap((x) => [[x, y + 3], [x, y - 15]])], th.colour(m.color, th.muted));
+      }
+    }
+    for (const r of this.regions) {
+      if (!r.label) continue;
+      const cx = Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2));
+      place(r.label, (tw) => [...ys(7).reverse().map((y) => [cx - tw / 2, y]), ...ys(7).reverse().flatMap((y) => [[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]])], th.fg);
+    }
+    this._boxes = boxes; this._paths = paths; this._solids = solids; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
     return sc;
   }
+
+  /** Every text drawn on the canvas: {x, y, w, h, text, kind: xtick | ytick | xlabel | ylabel | label (marks, regions)}, canvas CSS px. */
+  textBoxes() { return this._boxes ?? []; }
+  /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
+  solidBoxes() { return this._solids ?? []; }
+  /** The plot frame {x, y, w, h} in canvas CSS px. */
+  frameBox() { return this._frame; }
+  /** The curves drawn, as runs of [x, y] canvas CSS px (bars as their outline, points as two crossed strokes). */
+  curvePaths() { return this._paths ?? []; }
 
   render() {
     const c = this.shadowRoot.querySelector('canvas');
@@ -179,10 +257,11 @@ export class PeLines extends Base {
     this._plot(g, w);
     const th = theme(this), leg = this.shadowRoot.querySelector('.legend');
     leg.replaceChildren();
-    this._series.forEach((s, si) => {
-      if (!s.label) return;
-      const span = document.createElement('span'), i = document.createElement('i');
-      i.style.background = th.colour(s.color, th.series[si % th.series.length]);
+    this._legendItems(th).forEach((s) => {
+      const span = document.createElement('span'), i = document.createElement('i'), col = s.color;
+      // the swatch looks like the series: a dot for points, a dashed line for a dashed curve
+      if (s.kind === 'points') i.className = 'dot';
+      i.style.background = s.dash ? `repeating-linear-gradient(90deg, ${col} 0 ${s.dash[0]}px, transparent ${s.dash[0]}px ${s.dash[0] + s.dash[1]}px)` : col;
       span.append(i, s.label); leg.append(span);
     });
     this.renderCount++;
@@ -190,14 +269,17 @@ export class PeLines extends Base {
   }
 
   // ── export ──
+  /** What the legend lists: every labelled series, then the mark labels that found no clear place in the plot. */
+  _legendItems(th) {
+    return [...this._series.map((s, si) => ({ ...s, color: th.colour(s.color, th.series[si % th.series.length]) })).filter((s) => s.label), ...(this._overflow ?? [])];
+  }
   _legendRows(g, w) {
     g.font = `12px ${FONT}`;
     const rows = [[]]; let x = 0;
-    this._series.forEach((s, si) => {
-      if (!s.label) return;
+    this._legendItems(theme(this)).forEach((s) => {
       const iw = 24 + g.measureText(s.label).width + 14;
       if (x + iw > w && rows.at(-1).length) { rows.push([]); x = 0; }
-      rows.at(-1).push({ s, si, x }); x += iw;
+      rows.at(-1).push({ s, x }); x += iw;
     });
     return rows.filter((r) => r.length);
   }
@@ -213,8 +295,11 @@ export class PeLines extends Base {
     g.save(); g.translate(0, y); this._plot(g, w); g.restore();
     y += h;
     for (const row of this._legendRows(g, w)) {
-      for (const { s, si, x } of row) {
-        g.fillStyle = th.colour(s.color, th.series[si % th.series.length]); g.fillRect(x, y + 6, 18, 3);
+      for (const { s, x } of row) {
+        g.fillStyle = s.color;
+        if (s.kind === 'points') { g.beginPath(); g.arc(x + 9, y + 7.5, 4, 0, 7); g.fill(); }
+        else if (s.dash) for (let a = 0; a < 18; a += s.dash[0] + s.dash[1]) g.fillRect(x + a, y + 6, Math.min(s.dash[0], 18 - a), 3);
+        else g.fillRect(x, y + 6, 18, 3);
         g.fillStyle = th.fg; g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle'; g.fillText(s.label, x + 22, y + 8);
       }
       y += 18;
@@ -253,6 +338,24 @@ export class PeLines extends Base {
     tip.style.left = `${Math.min(p + 10, f.w - 170)}px`; tip.style.top = `${f.top + 6}px`;
     this.dispatchEvent(new CustomEvent('point-hover', { detail: this.hovered }));
   }
+}
+
+/** Whether two boxes {x, y, w, h} overlap. */
+export const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** Whether a polyline (runs of [x, y]) enters the rectangle (x, y, w, h): Liang–Barsky clipping of each segment. */
+export function hitsPath(run, x, y, w, h) {
+  for (let i = 0; i < run.length; i++) {
+    const [ax, ay] = run[i], [bx, by] = run[Math.min(i + 1, run.length - 1)], dx = bx - ax, dy = by - ay;
+    let t0 = 0, t1 = 1, ok = true;
+    for (const [p, q] of [[-dx, ax - x], [dx, x + w - ax], [-dy, ay - y], [dy, y + h - ay]]) {
+      if (p === 0) { if (q < 0) { ok = false; break; } continue; }
+      const t = q / p;
+      if (p < 0) { if (t > t1) { ok = false; break; } if (t > t0) t0 = t; } else { if (t < t0) { ok = false; break; } if (t < t1) t1 = t; }
+    }
+    if (ok) return true;
+  }
+  return false;
 }
 
 define('pe-lines', PeLines);

@@ -61,13 +61,15 @@ export class PeVec2 extends Base {
     const defs = el('defs', {});
     el('line', { x1: -165, y1: 0, x2: 165, y2: 0, stroke: th.frame }); el('line', { x1: 0, y1: -165, x2: 0, y2: 165, stroke: th.frame });
     el('circle', { cx: 0, cy: 0, r: k, fill: 'none', stroke: th.grid, 'stroke-dasharray': '3 3' });
+    const spots = labelSpots(this._vectors, k);
+    this.boxes = spots;
     this._vectors.forEach((v, i) => {
       const col = th.colour(v.color, th.series[i % th.series.length]), id = `a${i}`;
       const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
       el('path', { d: 'M0,0 L10,5 L0,10 z', fill: col }, m);
       const X = v.x * k, Y = -v.y * k;
       el('line', { x1: 0, y1: 0, x2: X, y2: Y, stroke: col, 'stroke-width': 2.2, 'marker-end': `url(#${id})`, 'stroke-dasharray': v.dashed ? '5 4' : '' });
-      const t = el('text', { x: X + (X >= 0 ? 6 : -6), y: Y - 6, fill: th.text(col), 'text-anchor': X >= 0 ? 'start' : 'end', 'font-size': 13 });
+      const at = spots[i], t = el('text', { x: at.x, y: at.y + 10, fill: th.text(col), 'font-size': 13 });
       t.textContent = v.label;
       if (v.draggable) {
         const h = el('circle', { cx: X, cy: Y, r: 9, fill: col, 'fill-opacity': 0.25, stroke: col, class: 'handle', tabindex: 0, role: 'slider',
@@ -98,18 +100,45 @@ export class PeVec2 extends Base {
     g.strokeStyle = th.frame; g.lineWidth = 1; g.setLineDash([]);
     g.beginPath(); g.moveTo(-165, 0); g.lineTo(165, 0); g.moveTo(0, -165); g.lineTo(0, 165); g.stroke();
     g.strokeStyle = th.grid; g.setLineDash([3, 3]); g.beginPath(); g.arc(0, 0, k, 0, 7); g.stroke(); g.setLineDash([]);
+    const spots = labelSpots(this._vectors, k);
     this._vectors.forEach((v, i) => {
       const col = th.colour(v.color, th.series[i % th.series.length]), X = v.x * k, Y = -v.y * k, len = Math.hypot(X, Y) || 1;
       const ux = X / len, uy = Y / len, hx = X - 10 * ux, hy = Y - 10 * uy;
       g.strokeStyle = col; g.fillStyle = col; g.lineWidth = 2.2; g.setLineDash(v.dashed ? [5, 4] : []);
       g.beginPath(); g.moveTo(0, 0); g.lineTo(hx, hy); g.stroke(); g.setLineDash([]);
       g.beginPath(); g.moveTo(X, Y); g.lineTo(hx - 5 * uy, hy + 5 * ux); g.lineTo(hx + 5 * uy, hy - 5 * ux); g.closePath(); g.fill();
-      g.font = `13px ${FONT}`; g.textAlign = X >= 0 ? 'left' : 'right'; g.textBaseline = 'alphabetic'; g.fillStyle = th.text(col);
-      g.fillText(v.label, X + (X >= 0 ? 6 : -6), Y - 6);
+      g.font = `13px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'alphabetic'; g.fillStyle = th.text(col);
+      g.fillText(v.label, spots[i].x, spots[i].y + 10);
     });
     g.restore();
   }
   table() { return { columns: ['vector', 'x', 'y'], rows: this._vectors.map((v) => [v.label, v.x, v.y]) }; }
+}
+
+/**
+ * Where each vector's label goes (its box {x, y, w, h} in plane coordinates, origin at the centre): just beyond the
+ * tip along the vector, or turned around the tip until it overlaps no label placed before it and no vector's shaft.
+ */
+function labelSpots(vectors, k) {
+  const placed = [], W = (s) => 7.5 * [...s].length + 2, H = 13;
+  const tips = vectors.map((v) => [v.x * k, -v.y * k]);
+  const crossesShaft = (b) => tips.some(([X, Y]) => {
+    for (let t = 0.15; t <= 1; t += 0.05) { const x = X * t, y = Y * t; if (x > b.x - 2 && x < b.x + b.w + 2 && y > b.y - 2 && y < b.y + b.h + 2) return true; }
+    return false;
+  });
+  return vectors.map((v, i) => {
+    const [X, Y] = tips[i], len = Math.hypot(X, Y) || 1, w = W(v.label), a0 = Math.atan2(Y / len, X / len);
+    let best = null, fallback = null;
+    search: for (const da of [0, 0.5, -0.5, 1, -1, 1.6, -1.6, 2.2, -2.2, Math.PI]) for (const r of [12, 22]) {
+      const cx = X + r * Math.cos(a0 + da), cy = Y + r * Math.sin(a0 + da);
+      const b = { x: Math.min(165 - w, Math.max(-168, cx - w / 2 + (w / 2) * Math.cos(a0 + da))), y: Math.min(165 - H, Math.max(-168, cy - H / 2 + (H / 2) * Math.sin(a0 + da))), w, h: H, text: v.label };
+      if (!placed.some((p) => p.x < b.x + b.w && b.x < p.x + p.w && p.y < b.y + b.h && b.y < p.y + p.h) && !crossesShaft(b)) { best = b; break search; }
+      fallback ??= b;
+    }
+    best ??= fallback;
+    if (best) placed.push(best);
+    return best;
+  });
 }
 
 define('pe-vec2', PeVec2);

@@ -17,7 +17,10 @@ export default {
     rope: { type: 'bool', default: true, label: L('RoPE', 'RoPE') },
     causal: { type: 'bool', default: false, label: L('causal mask', '因果掩码') },
   },
-  panels: () => [{ id: 'map', block: 'heatmap', size: 320 }],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { rope: false }, look: L('Untick RoPE: the five rows of “the” (0, 3, 6, 10, 13) become identical — without positions a word attends the same wherever it stands.',
+    '取消勾选 RoPE：五个 "the" 所在的行（第 0、3、6、10、13 行）变得完全相同——没有位置信息时，一个词不论在哪里，注意力都一样。') }],
+  panels: () => [{ id: 'map', block: 'heatmap', size: 560 }],
   compute(pe, { text, seq, head_dim, base, rope, causal }, ctx) {
     const { tokens, q, k } = tokensQK(pe, text, seq, head_dim);
     const scores = pe.attentionScores({ q, k, seq, head_dim, rope: rope ? { rope_theta: base } : null, causal, out: ctx.take(seq * seq) });

@@ -1,20 +1,29 @@
 // Section 6: how each context-extension scheme rescales the RoPE frequencies, pair by pair, and what that does to the
 // long-range decay up to the target length (one sweep per scheme, through pe.gpu: WebGPU or wasm).
-import { L } from '../params.js';
+import { L, tr } from '../params.js';
 import { extensionParams } from './wavelengths.js';
 import { backendParam, backendOf, gpuCall } from '../backend.js';
 
-const WIDTH = 900;   // pixels of the decay panel: the sweeps are drawn as their max per pixel
+// One colour (and one dash) per scheme in every panel; the unscaled reference grey and dashed.
+const STYLE = { default: { color: '#6b6b75', dash: [4, 3] }, linear: { color: '#0072B2' }, ntk: { color: '#D55E00' }, dynamic: { color: '#A6488B', dash: [7, 2, 2, 2] },
+  yarn: { color: '#007A5A' }, llama3: { color: '#8A6100', dash: [2, 2] }, longrope: { color: '#000000', dash: [8, 3] } };
+const SMALL = 64;   // points of each small decay panel: the mean of the score over each 1/64 of the target length
 
 export default {
   name: 'context-extension',
   title: L('Context extension, pair by pair', '逐对看上下文扩展'),
-  description: L('Scaled ÷ original inverse frequency per pair for PI, NTK-aware, dynamic NTK, YaRN, Llama 3 and LongRoPE (Hugging Face rules), and each scheme’s long-range decay ⟨R_m q, R_n k⟩/d (q = k = ones) up to the target length.',
-    'PI、NTK-aware、动态 NTK、YaRN、Llama 3 与 LongRoPE（Hugging Face 的规则）逐对的缩放后频率 ÷ 原频率，以及各方案到目标长度为止的远程衰减 ⟨R_m q, R_n k⟩/d（q = k = 全 1）。'),
-  takeaway: L('PI slows every pair by the factor; YaRN and Llama 3 keep the fast pairs (ratio 1) and interpolate only the slow ones.',
-    'PI 把所有通道对都放慢 factor 倍；YaRN 和 Llama 3 保留快的对（比值 1），只对慢的对做插值。'),
+  description: L('Scaled ÷ original inverse frequency per pair for PI, NTK-aware, dynamic NTK, YaRN, Llama 3 and LongRoPE (Hugging Face rules), and each scheme’s long-range decay ⟨R_m q, R_n k⟩/d (q = k = ones, mean over windows) up to the target length against the unscaled one.',
+    'PI、NTK-aware、动态 NTK、YaRN、Llama 3 与 LongRoPE（Hugging Face 的规则）逐对的缩放后频率 ÷ 原频率，以及各方案到目标长度为止的远程衰减 ⟨R_m q, R_n k⟩/d（q = k = 全 1，按窗口取平均），与未缩放的对比。'),
+  takeaway: L('PI slows every pair by the factor, so its decay is the unscaled one stretched factor times; YaRN and Llama 3 keep the fast pairs (ratio 1) and interpolate only the slow ones, so the start of their decay stays the unscaled one. Dynamic NTK at the target length uses Hugging Face’s α = s·L/L_train − (s − 1) = s² − s + 1, so its slowest pair falls to 1/α (1/57 for s = 8), below 1/factor.',
+    'PI 把所有通道对都放慢 factor 倍，所以它的衰减曲线就是未缩放的曲线拉长 factor 倍；YaRN 和 Llama 3 保留快的对（比值 1），只对慢的对做插值，所以它们衰减的开头与未缩放的相同。动态 NTK 在目标长度上用 Hugging Face 的 α = s·L/L_train − (s − 1) = s² − s + 1，最慢一对降到 1/α（s = 8 时为 1/57），低于 1/factor。'),
   params: { ...extensionParams, backend: backendParam },
-  panels: () => [{ id: 'ratio', block: 'lines', height: 240 }, { id: 'decay', block: 'lines', height: 240 }],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { factor: 2 }, look: L('factor 2: dynamic NTK’s α = 2·2 − 1 = 3, so its slowest pair ends at 1/3, next to the 1/factor line at 1/2.',
+    'factor 设为 2：动态 NTK 的 α = 2·2 − 1 = 3，最慢一对停在 1/3，紧挨着 1/factor = 1/2 的线。') },
+  { params: { rope_theta: 500000, original_max_position_embeddings: 8192 }, look: L('Llama 3’s own setting (θ = 500 000, 8192 tokens): Llama 3 keeps 29 fast pairs at 1, smooths 6 and divides the slowest 29 by 8.',
+    'Llama 3 自己的设置（θ = 500 000、8192 个词元）：Llama 3 保留 29 个快的对（比值 1），平滑过渡 6 个，把最慢的 29 个除以 8。') }],
+  panels: () => [{ id: 'ratio', block: 'lines', height: 260 },
+    ...Object.keys(STYLE).filter((k) => k !== 'default').map((k) => ({ id: `decay-${k}`, block: 'lines', height: 170, cols: 3 }))],
   async compute(pe, p, ctx) {
     const { rotary_dim: d, rope_theta, original_max_position_embeddings: orig, factor } = p;
     const common = { rotary_dim: d, rope_theta }, target = orig * factor;
@@ -35,7 +44,10 @@ export default {
       if (o) ratio[k] = Float64Array.from(inv, (w, i) => w / def[i]);
       const r = await pe.gpu.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: d, inv_freq: inv, count: target, ...gpuCall(p, ctx) });
       results.push(r);
-      decay[k] = pe.envelope(r.values.map((v) => v / d), WIDTH).max;
+      // the mean of score/d over each of SMALL equal windows: the decay without the fast wiggle
+      const w = target / SMALL, mean = new Float64Array(SMALL);
+      for (let i = 0; i < target; i++) mean[Math.floor(i / w)] += r.values[i] / d / w;
+      decay[k] = mean;
     }
     return { ratio, decay, target, backend: backendOf(results) };
   },
@@ -43,11 +55,14 @@ export default {
     const target = p.original_max_position_embeddings * p.factor;
     const names = { linear: 'PI (linear)', ntk: 'NTK-aware', dynamic: L(`dynamic NTK at ${target}`, `动态 NTK（长度 ${target}）`), yarn: 'YaRN', llama3: 'Llama 3', longrope: L('LongRoPE (illustrative factors)', 'LongRoPE（示意因子）') };
     names.default = L('unscaled', '未缩放');
-    return { ratio: { series: Object.entries(r.ratio).map(([k, y]) => ({ label: names[k], y })), marks: [{ y: 1 / p.factor, label: '1/factor' }],
-      caption: L('Scaled frequency ÷ original frequency, per pair (1 = unchanged, 1/factor = fully interpolated)', '缩放后频率 ÷ 原频率（1 = 不变，1/factor = 完全插值）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('ratio', '比值') },
-    decay: { series: Object.entries(r.decay).map(([k, y]) => ({ label: names[k], y, dx: r.target / WIDTH, ...(k === 'default' && { dash: [4, 3] }) })),
-      marks: [{ x: p.original_max_position_embeddings, label: L('training length', '训练长度') }],
-      caption: L(`Long-range decay to the target length ${r.target}: ⟨R_m q, R_n k⟩/d, q = k = ones (max per pixel)`, `到目标长度 ${r.target} 的远程衰减：⟨R_m q, R_n k⟩/d，q = k = 全 1（每像素最大值）`),
-      xlabel: L('relative position n − m', '相对位置 n − m'), ylabel: L('score / d', '分数 / d') } };
+    const out = { ratio: { series: Object.entries(r.ratio).map(([k, y]) => ({ label: names[k], y, ...STYLE[k] })), marks: [{ y: 1 / p.factor, label: '1/factor' }],
+      caption: L('Scaled frequency ÷ original frequency, per pair (1 = unchanged, 1/factor = fully interpolated)', '缩放后频率 ÷ 原频率（1 = 不变，1/factor = 完全插值）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('ratio', '比值') } };
+    const dx = r.target / SMALL, x0 = dx / 2;
+    for (const k of Object.keys(r.ratio)) {
+      out[`decay-${k}`] = { series: [{ label: names.default, y: r.decay.default, x0, dx, ...STYLE.default }, { label: names[k], y: r.decay[k], x0, dx, ...STYLE[k] }],
+        marks: [{ x: p.original_max_position_embeddings, label: L('training length', '训练长度') }],
+        caption: L(`decay, ${tr(names[k], 'en')}`, `衰减：${tr(names[k], 'zh')}`), xlabel: L('n − m', 'n − m'), ylabel: L('mean score / d', '平均分数 / d') };
+    }
+    return out;
   },
 };

@@ -15,9 +15,12 @@ export default {
     n: { type: 'int', min: 2, max: 64, default: 24, label: L('Length', '长度') },
     same_word: { type: 'bool', default: true, label: L('Same word at every position', '每个位置同一个词') },
   },
-  panels: () => [{ id: 'plot', block: 'lines', height: 180 }, ...['c2c', 'c2p', 'p2c', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 170 }))],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { position_buckets: 32 }, look: L('position_buckets 32: the staircase starts at |δ| = 16 instead of 8 — twice as many distances keep a bucket of their own.',
+    'position_buckets 设为 32：台阶从 |δ| = 16 而不是 8 开始——有独立桶的距离多了一倍。') }],
+  panels: () => [{ id: 'plot', block: 'lines', height: 220 }, ...['c2c', 'c2p', 'p2c', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 360 }))],
   compute(pe, { position_buckets: pb, max_relative_positions: mr, n, same_word: same }) {
-    const Lh = Math.max(2 * mr, 64);
+    const Lh = mr;   // δ from −max_relative_positions to +max_relative_positions: the range the model has
     const rel = pe.debertaRelativePositions({ q_len: 2 * Lh + 1, position_buckets: pb, max_relative_positions: mr });
     const delta = Float64Array.from({ length: 2 * Lh + 1 }, (_, j) => Lh - j); // row Lh: δ = Lh − j
     const mapped = Float64Array.from(rel.subarray(Lh * (2 * Lh + 1), (Lh + 1) * (2 * Lh + 1)));
@@ -32,13 +35,16 @@ export default {
     // One colour scale for the three terms, so that their sizes compare (a flat term is pale, not saturated).
     let lim = 0;
     for (const t of [r.c2c, r.c2p, r.p2c]) for (const x of t) lim = Math.max(lim, Math.abs(x));
-    const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens }, terms = { ...o, vmin: -lim, vmax: lim };
+    const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, xlabel: L('key j →', '键 j →'), ylabel: L('query i ↓', '查询 i ↓') };
+    const terms = { ...o, vmin: -lim, vmax: lim };
     const mid = r.pb / 2, lo = r.delta[r.delta.length - 1], hi = r.delta[0];
+    // δ itself only where it fits the bucketed range: the y axis is the bucket's, so the log staircase stays visible
+    const top = r.mapped.reduce((m, x) => Math.max(m, Math.abs(x)), 0), ident = r.delta.map((x) => (Math.abs(x) <= top ? x : NaN));
     const logb = L('log buckets', '对数分桶');
     return {
-      plot: { series: [{ x: r.delta, y: r.mapped, kind: 'step', label: L('bucketed δ', '分桶后的 δ') }, { x: r.delta, y: r.delta, dash: [4, 3], label: 'δ' }],
+      plot: { series: [{ x: r.delta, y: r.mapped, kind: 'step', label: L('bucketed δ', '分桶后的 δ') }, { x: r.delta, y: ident, dash: [4, 3], label: L('δ (unbucketed)', 'δ（不分桶）') }],
         ...(r.pb > 0 && { regions: [{ x0: lo, x1: -mid, label: logb }, { x0: mid, x1: hi, label: logb }] }),
-        caption: L('DeBERTa relative position δ = i − j and its log bucket', 'DeBERTa 相对位置 δ = i − j 及其对数分桶'), xlabel: 'δ = i − j' },
+        caption: L('DeBERTa relative position δ = i − j and its log bucket', 'DeBERTa 相对位置 δ = i − j 及其对数分桶'), xlabel: 'δ = i − j', ylabel: L('bucket', '桶') },
       c2c: { ...terms, data: r.c2c, caption: L('content→content', '内容→内容') },
       c2p: { ...terms, data: r.c2p, caption: L('content→position', '内容→位置') },
       p2c: { ...terms, data: r.p2c, caption: L('position→content', '位置→内容') },

@@ -8,6 +8,14 @@ const POOL = 256;   // the long-context matrix is drawn as POOL × POOL cells: l
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'multiplicative', 'shaw', 'transformer_xl', 't5', 'deberta', 'tupe', 'rope', 'alibi', 'xpos'];
 const TERM = { content_content: L('content–content', '内容–内容'), content_position: L('content–position', '内容–位置'), position_content: L('position–content', '位置–内容'),
   position_position: L('position–position', '位置–位置'), bias: L('bias', '偏置'), scores: L('sum = scores', '总和 = 分数') };
+// Names that depend on the scheme: RoPE and xPos have one term with the position inside it (q and k rotated);
+// Transformer-XL's four terms keep the names of section 3's figure, (a)–(d).
+const TERM_OF = {
+  rope: { content_content: L('rotated q·k (position inside)', '旋转后的 q·k（位置在其中）') },
+  xpos: { content_content: L('rotated, scaled q·k (position inside)', '旋转并缩放后的 q·k（位置在其中）') },
+  transformer_xl: { content_content: L('(a) content–content', '(a) 内容–内容'), content_position: L('(b) content–position', '(b) 内容–位置'),
+    position_content: L('(c) global content bias', '(c) 全局内容偏置'), position_position: L('(d) global position bias', '(d) 全局位置偏置') },
+};
 export default {
   name: 'explorer',
   title: L('Attention explorer', '注意力浏览器'),
@@ -27,10 +35,15 @@ export default {
     length: { type: 'enum', values: [0, 1024, 4096, 8192], default: 0, label: L('Long context: A at this many tokens (0 = off)', '长上下文：A 在这么多词元上（0 = 关）') },
     backend: backendParam,
   },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { a: 'none', b: 'rope' }, look: L('Scheme A none, B RoPE: swapping the first and last token changes A only by a permutation (0), B by more.',
+    '方案 A 不加位置、B 用 RoPE：交换首尾词元后，A 只是被重排（变化为 0），B 的变化更大。') },
+  { params: { a: 'transformer_xl' }, look: L('Scheme A Transformer-XL: its four terms (a)–(d) appear below, with the names of section 3.',
+    '方案 A 选 Transformer-XL：下面出现它的四项 (a)–(d)，名称与第 3 节相同。') }],
   check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) }
     : p.length && !LONG.includes(p.a) ? { param: 'length', rule: L(`0 when scheme A is ${p.a} (the long-context view computes ${LONG.join(' or ')})`, `0（方案 A 为 ${p.a}；长上下文视图只计算 ${LONG.join(' 或 ')}）`) } : null),
-  panels: (p, r) => [{ id: 'A', block: 'heatmap', size: 300 }, { id: 'B', block: 'heatmap', size: 300 },
-    ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 200 })),
+  panels: (p, r) => [{ id: 'A', block: 'heatmap', size: 460 }, { id: 'B', block: 'heatmap', size: 460 },
+    ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 300 })),
     ...(p.length ? [{ id: 'long', block: 'heatmap', size: 320 }] : [])],
   async compute(pe, p, ctx) {
     const { text, a, b, heads, head, head_dim, causal } = p;
@@ -48,10 +61,10 @@ export default {
     const out = {
       A: { ...o, data: r.A[p.view], caption: L(`A: ${p.a} · head ${p.head}`, `A：${p.a} · 头 ${p.head}`) },
       B: { ...o, data: r.B[p.view], caption: L(`B: ${p.b} · head ${p.head}`, `B：${p.b} · 头 ${p.head}`) },
-      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: r.permA.toExponential(3) },
-        { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB.toExponential(3) }],
+      readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: r.permA === 0 ? '0' : r.permA.toExponential(3) },
+        { id: 'permB', label: L('B', 'B'), value: r.permB, text: r.permB === 0 ? '0' : r.permB.toExponential(3) }],
     };
-    for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM[t] ?? t };
+    for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM_OF[p.a]?.[t] ?? TERM[t] ?? t };
     if (r.long) {
       out.long = { data: r.long, rows: POOL, cols: POOL, caption: L(`A (${p.a}${p.a === 'rope' ? ', θ = 10000' : ''}) at ${p.length} tokens (the text repeated), head ${p.head}: log10 softmax(q·kᵀ/√d), max of each ${p.length / POOL}×${p.length / POOL} block (masked: blank)`,
         `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个词元上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };

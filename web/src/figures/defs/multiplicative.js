@@ -16,6 +16,9 @@ export default {
     base: { type: 'enum', values: [100, 1000, 10000], default: 10000, label: L('Base', '底数') },
     positions: { type: 'int', min: 2, max: 1024, default: 64, label: L('Positions (recursion)', '递推的位置数') },
   },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { pos: 0 }, look: L('Position 0: p = (0, 1, 0, 1, …), so x ⊙ p is zero on every even channel and x itself on the odd ones.',
+    '位置 0：p = (0, 1, 0, 1, …)，所以 x ⊙ p 在偶数通道上为 0，在奇数通道上就是 x。') }],
   panels: () => [{ id: 'lines', block: 'lines', height: 200 }],
   compute(pe, { word, pos, d, base, positions }) {
     const x = pe.textQK({ text: word || 'x', head_dim: d, seed: 0 }).q.slice(0, d);

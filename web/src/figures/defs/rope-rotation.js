@@ -15,6 +15,9 @@ export default {
     q: { type: 'vec2', range: 1.6, default: [1.2, 0.3], label: L('q', 'q') },
     k: { type: 'vec2', range: 1.6, default: [0.6, 0.9], label: L('k', 'k') },
   },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { m: 8, n: 6 }, look: L('m = 8, n = 6 (both moved by 5): Rₘq and Rₙk turn, but ⟨Rₘq, Rₙk⟩ in the read-out is unchanged — only m − n = 2 counts.',
+    'm = 8、n = 6（两者都加 5）：Rₘq 与 Rₙk 转了，但读数里的 ⟨Rₘq, Rₙk⟩ 不变——只有 m − n = 2 起作用。') }],
   panels: () => [{ id: 'plane', block: 'vec2', range: 1.6, bind: { q: 'q', k: 'k' } }],
   compute(pe, { q, k, m, n, theta }) {
     // One plane with inverse frequency θ: tables from ropeTablesScaled, rotation by ropeApplyTables.
@@ -31,8 +34,8 @@ export default {
       plane: { caption: L('drag the tips of q and k (or focus them and use the arrow keys)', '拖动 q、k 的端点（或聚焦后用方向键）'), vectors: [
         { id: 'q', x: p.q[0], y: p.q[1], label: 'q', color: c0, draggable: true },
         { id: 'k', x: p.k[0], y: p.k[1], label: 'k', color: c1, draggable: true },
-        { id: 'qm', x: r.qm[0], y: r.qm[1], label: 'R_m q', color: c0, dashed: true },
-        { id: 'kn', x: r.kn[0], y: r.kn[1], label: 'R_n k', color: c1, dashed: true }] },
+        { id: 'qm', x: r.qm[0], y: r.qm[1], label: 'Rₘq', color: c0, dashed: true },
+        { id: 'kn', x: r.kn[0], y: r.kn[1], label: 'Rₙk', color: c1, dashed: true }] },
       readouts: [{ id: 'dot', label: L('⟨Rₘq, Rₙk⟩', '⟨Rₘq, Rₙk⟩'), value: r.dot }, { id: 'rel', label: L('⟨q, Rₙ₋ₘk⟩', '⟨q, Rₙ₋ₘk⟩'), value: r.rel },
         { id: 'raw', label: L('⟨q, k⟩', '⟨q, k⟩'), value: r.raw }],
     };

@@ -12,7 +12,10 @@ export default {
     n: { type: 'int', min: 2, max: 128, default: 16, label: L('Length', '长度') },
     max_relative_position: { type: 'int', min: 0, max: 64, default: 4, slider: true, label: L('Clip K', '截断 K') },
   },
-  panels: () => [{ id: 'map', block: 'heatmap', size: 260 }],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { max_relative_position: 1 }, look: L('K = 1: only three embeddings remain — the map has three colours: left of the diagonal, on it, right of it.',
+    'K = 1：只剩三个嵌入——图中只有三种颜色：对角线左侧、对角线上、对角线右侧。') }],
+  panels: () => [{ id: 'map', block: 'heatmap', size: 480 }],
   compute(pe, { n, max_relative_position }) {
     const idx = pe.shawRelativeIndex({ q_len: n, max_relative_position });
     return { n, idx: Float32Array.from(idx), corner: idx[n - 1] };

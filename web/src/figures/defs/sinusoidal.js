@@ -1,13 +1,15 @@
 // Section 2: the sinusoidal table, the similarity of its rows (a function of i − j only) and its wavelengths.
 import { L } from '../params.js';
 
+const SUB = '₀₁₂₃₄₅₆₇₈₉', sub = (n) => String(n).replace(/\d/g, (c) => SUB[c]);
+
 export default {
   name: 'sinusoidal',
   title: L('Sinusoidal position encoding', '正弦位置编码'),
   description: L('The Transformer’s sinusoidal table, the dot products of its rows and the wavelength of each channel pair.',
     'Transformer 的正弦位置表、各行的内积与每对通道的波长。'),
-  takeaway: L('The similarity p_i · p_j depends only on i − j: every diagonal of the right-hand map is constant.',
-    '相似度 p_i · p_j 只依赖 i − j：右图的每条对角线都是常数。'),
+  takeaway: L('The similarity pᵢ · pⱼ depends only on i − j: every diagonal of the right-hand map is constant.',
+    '相似度 pᵢ · pⱼ 只依赖 i − j：右图的每条对角线都是常数。'),
   params: {
     positions: { type: 'int', min: 2, max: 1024, default: 64, label: L('Positions', '位置数') },
     d: { type: 'enum', values: [16, 32, 64, 128], default: 32, label: L('d', 'd') },
@@ -17,7 +19,11 @@ export default {
     j: { type: 'int', min: 0, max: 4096, default: 12, label: L('j', 'j') },
     s: { type: 'int', min: 0, max: 4096, default: 20, label: L('shift s', '平移 s') },
   },
-  panels: () => [{ id: 'table', block: 'heatmap', palette: 'rdbu', size: 300 }, { id: 'sim', block: 'heatmap', size: 300 },
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { s: 300 }, look: L('Shift both positions by s = 300: p₅·p₁₂ and p₃₀₅·p₃₁₂ in the read-outs stay equal — the similarity sees only i − j.',
+    '把两个位置都平移 s = 300：读数里的 p₅·p₁₂ 与 p₃₀₅·p₃₁₂ 仍然相等——相似度只看 i − j。') },
+  { params: { d: 128 }, look: L('d = 128: the similarity map gets a sharper peak on the diagonal and flatter far off it.', 'd = 128：相似度图在对角线上的峰更尖，远离对角线处更平。') }],
+  panels: () => [{ id: 'table', block: 'heatmap', palette: 'rdbu', size: 460 }, { id: 'sim', block: 'heatmap', size: 460 },
     { id: 'wave', block: 'lines', height: 200, logY: true }],
   compute(pe, { positions: n, d, base, layout, i, j, s }) {
     const big = Math.max(n, i + s + 1, j + s + 1);
@@ -26,7 +32,7 @@ export default {
     const sim = new Float32Array(n * n);
     for (let r = 0; r < n; r++) sim.set(simAll.subarray(r * big, r * big + n), r * n);
     const inv = layout === 't2t' ? pe.t2tInvTimescales({ d, max_timescale: base }) : pe.ropeInvFreq({ rotary_dim: d, rope_theta: base });
-    // Wavelengths 2π/ω_i from the package (the training length is not used here).
+    // Wavelengths 2π/ωᵢ from the package (the training length is not used here).
     const { wavelength } = pe.ropeFrequencyAnalysis({ inv_freq: inv, original_max_position_embeddings: 1 });
     return { n, d, table: table.slice(0, n * d), sim, wavelength, pij: simAll[i * big + j], pijs: simAll[(i + s) * big + (j + s)] };
   },
@@ -35,13 +41,13 @@ export default {
     const freqs = p.layout === 't2t' ? L('tensor2tensor frequencies', 'tensor2tensor 的频率') : L('paper frequencies', '论文的频率');
     return {
       table: { data: r.table, rows: r.n, cols: r.d, caption: L('PE table: row = position, column = channel', '位置编码表：行 = 位置，列 = 通道'), xlabel: L('channel →', '通道 →'), ylabel: L('position ↓', '位置 ↓') },
-      sim: { data: r.sim, rows: r.n, cols: r.n, caption: L('similarity p_i · p_j', '相似度 p_i · p_j'), xlabel: 'j →', ylabel: 'i ↓' },
-      wave: { series: [{ y: r.wavelength, kind: 'points', label: L(`wavelength 2π/ω_i (${freqs.en})`, `波长 2π/ω_i（${freqs.zh}）`) }],
+      sim: { data: r.sim, rows: r.n, cols: r.n, caption: L('similarity pᵢ · pⱼ', '相似度 pᵢ · pⱼ'), xlabel: 'j →', ylabel: 'i ↓' },
+      wave: { series: [{ y: r.wavelength, kind: 'points', label: L(`wavelength 2π/ωᵢ (${freqs.en})`, `波长 2π/ωᵢ（${freqs.zh}）`) }],
         marks: [{ y: 2 * Math.PI * p.base, label: L(`2π·${p.base}`, `2π·${p.base}`) }],
         caption: L('Wavelength of each channel pair, in tokens', '每对通道的波长（单位：词元）'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts: [
-        { id: 'pij', label: L(`p_${p.i} · p_${p.j}`, `p_${p.i} · p_${p.j}`), value: r.pij },
-        { id: 'pijs', label: L(`p_${p.i + p.s} · p_${p.j + p.s}`, `p_${p.i + p.s} · p_${p.j + p.s}`), value: r.pijs },
+        { id: 'pij', label: L(`p${sub(p.i)} · p${sub(p.j)}`, `p${sub(p.i)} · p${sub(p.j)}`), value: r.pij },
+        { id: 'pijs', label: L(`p${sub(p.i + p.s)} · p${sub(p.j + p.s)}`, `p${sub(p.i + p.s)} · p${sub(p.j + p.s)}`), value: r.pijs },
         { id: 'longest', label: L(`longest wavelength for d = ${p.d}`, `d = ${p.d} 时的最长波长`), value: longest,
           text: `${longest.toFixed(1)} = ${(longest / (2 * Math.PI * p.base)).toFixed(4)} × 2π·${p.base}` },
       ],

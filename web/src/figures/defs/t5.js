@@ -16,7 +16,10 @@ export default {
     bidirectional: { type: 'bool', default: true, label: L('bidirectional (encoder)', '双向（编码器）') },
     head: { type: 'int', min: 0, max: HEADS - 1, default: 0, label: L(`Head (of ${HEADS})`, `头（共 ${HEADS} 个）`) },
   },
-  panels: () => [{ id: 'plot', block: 'lines', height: 200 }, { id: 'bias', block: 'heatmap', palette: 'rdbu', size: 260 }],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { bidirectional: false }, look: L('Untick bidirectional (a decoder): every key after the query, j − i > 0, falls into bucket 0 and all 32 buckets go to the past.',
+    '取消勾选双向（解码器）：查询之后的所有键（j − i > 0）都落入 0 号桶，32 个桶全部留给过去。') }],
+  panels: () => [{ id: 'plot', block: 'lines', height: 200 }, { id: 'bias', block: 'heatmap', palette: 'rdbu', size: 480 }],
   compute(pe, { num_buckets, max_distance, bidirectional, head }) {
     const o = { num_buckets, max_distance, bidirectional }, R = max_distance + 40;
     const rel = Float64Array.from({ length: 2 * R + 1 }, (_, i) => i - R);

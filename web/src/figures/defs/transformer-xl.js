@@ -13,7 +13,10 @@ export default {
     text: { type: 'string', default: 'a b c d e f g h', maxLength: 200, label: L('Text', '文本') },
     mem: { type: 'int', min: 0, max: 16, default: 2, label: L('Memory rows', '记忆长度') },
   },
-  panels: () => ['a', 'b', 'c', 'd', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 150 })),
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { text: 'x x x x x x x x', mem: 0 }, look: L('The same word everywhere, no memory: (a) and (b) lose their word-to-word detail too — (a) becomes flat and (b) constant along every diagonal, like (d).',
+    '每个位置同一个词、没有记忆：(a) 与 (b) 也失去了词与词的差别——(a) 变平，(b) 像 (d) 一样沿对角线不变。') }],
+  panels: () => ['a', 'b', 'c', 'd', 'score'].map((id) => ({ id, block: 'heatmap', palette: 'rdbu', size: 300 })),
   compute(pe, { text, mem }) {
     const d = 16, seg = pe.textQK({ text, head_dim: d, seed: 0 });
     const qlen = seg.tokens.length, klen = qlen + mem;
@@ -21,12 +24,13 @@ export default {
     const uv = randomRows(pe, 2, d, 2, 'bias');
     const r = pe.xlPositionEmbedding({ klen, d });
     const out = pe.xlScores({ q: seg.q, k, r, u: uv.subarray(0, d), v: uv.subarray(d), qlen, klen, d });
-    // The position terms right of the causal boundary are rel_shift's leftovers, not distances: masked like the score.
-    for (const t of [out.b, out.d]) out.score.forEach((s, i) => { if (s === -Infinity) t[i] = NaN; });
+    // Keys after the query are masked in every term, as in the score: (a) and (c) there would be numbers the model never
+    // uses, and (b), (d) there are rel_shift's leftovers, not distances.
+    for (const t of [out.a, out.b, out.c, out.d]) out.score.forEach((s, i) => { if (s === -Infinity) t[i] = NaN; });
     return { qlen, klen, rows: seg.tokens, cols: [...Array.from({ length: mem }, (_, i) => `m${i}`), ...seg.tokens], ...out };
   },
   render(r) {
-    const o = { rows: r.qlen, cols: r.klen, rowLabels: r.rows, colLabels: r.cols };
+    const o = { rows: r.qlen, cols: r.klen, rowLabels: r.rows, colLabels: r.cols, xlabel: L('key →', '键 →'), ylabel: L('query ↓', '查询 ↓') };
     return {
       a: { ...o, data: r.a, caption: L('(a) content–content', '(a) 内容–内容') },
       b: { ...o, data: r.b, caption: L('(b) content–position: query and distance', '(b) 内容–位置：查询与距离') },

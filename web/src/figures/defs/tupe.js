@@ -14,7 +14,10 @@ export default {
     n: { type: 'int', min: 2, max: 128, default: 32, label: L('Positions', '位置数') },
     head: { type: 'int', min: 0, max: HEADS - 1, default: 0, label: L(`Head (of ${HEADS})`, `头（共 ${HEADS} 个）`) },
   },
-  panels: () => [{ id: 'map', block: 'heatmap', palette: 'rdbu', size: 260 }],
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { head: 2 }, look: L('Another head: its own U_Q, U_K give another pattern — still a smooth function of the two positions only.',
+    '换一个头：它自己的 U_Q、U_K 给出另一种图案——仍然只是两个位置的平滑函数。') }],
+  panels: () => [{ id: 'map', block: 'heatmap', palette: 'rdbu', size: 480 }],
   compute(pe, { n, head }) {
     const dm = 32, hd = 8, p = pe.sinusoidal({ positions: n, d: dm });
     const s = pe.tupePositionScores({ p, u_q: randomRows(pe, dm, HEADS * hd, 6, 'uq'), u_k: randomRows(pe, dm, HEADS * hd, 7, 'uk'), n, d_model: dm, heads: HEADS, head_dim: hd });

@@ -2,6 +2,7 @@
 
 /** Seeded random rows [n, d] from the wasm generator (textQK of n distinct tokens `${tag}0 … ${tag}{n−1}`). */
 export function randomRows(pe, n, d, seed = 0, tag = 'r') {
+  if (n === 0) return new Float32Array(0);   // e.g. Transformer-XL without memory
   const text = Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
   return pe.textQK({ text, head_dim: d, seed }).q;
 }

@@ -11,11 +11,14 @@ export const extensionParams = {
 export default {
   name: 'wavelengths',
   title: L('Which pairs have seen every angle', '哪些通道对见过所有角度'),
-  description: L('Wavelength 2π/θ_i of each RoPE pair against the training length and the extended target length.',
-    '每对 RoPE 通道的波长 2π/θ_i，与训练长度和扩展后的目标长度对比。'),
+  description: L('Wavelength 2π/θᵢ of each RoPE pair against the training length and the extended target length.',
+    '每对 RoPE 通道的波长 2π/θᵢ，与训练长度和扩展后的目标长度对比。'),
   takeaway: L('Pairs above the training-length line never finish a turn in training: longer inputs show them angles they have never seen.',
     '位于训练长度线之上的通道对在训练中从未转满一圈：更长的输入会给它们从未见过的角度。'),
   params: extensionParams,
+  /** @type {import('../params.js').FigureTry[]} */
+  tries: [{ params: { rope_theta: 500000, original_max_position_embeddings: 8192 }, look: L('Llama 3’s base 500 000 with 8192 training tokens: more pairs sit above the orange line — their angles are new to the model at any longer length.',
+    'Llama 3 的底数 500 000、训练长度 8192：更多的通道对位于橙线之上——更长的输入会给它们模型从未见过的角度。') }],
   panels: () => [{ id: 'wave', block: 'lines', height: 220, logY: true }],
   compute(pe, { rotary_dim, rope_theta, original_max_position_embeddings: orig }) {
     const fa = pe.ropeFrequencyAnalysis({ rotary_dim, rope_theta, original_max_position_embeddings: orig });
@@ -24,7 +27,7 @@ export default {
   render(r, p) {
     const orig = p.original_max_position_embeddings, target = orig * p.factor;
     return {
-      wave: { series: [{ y: r.wave, kind: 'points', label: L('wavelength 2π/θ_i', '波长 2π/θ_i') }],
+      wave: { series: [{ y: r.wave, kind: 'points', label: L('wavelength 2π/θᵢ', '波长 2π/θᵢ') }],
         marks: [{ y: orig, label: L(`training length ${orig}`, `训练长度 ${orig}`), color: '#D55E00' }, { y: target, label: L(`target ${target}`, `目标 ${target}`), color: '#007A5A' }],
         caption: L('Wavelength per pair against the training length', '每对的波长与训练长度'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts: [{ id: 'incomplete', label: L('pairs that do not finish a turn within the training length', '训练长度内转不满一圈的对数'), value: r.incomplete, text: `${r.incomplete} / ${r.pairs}` }],
