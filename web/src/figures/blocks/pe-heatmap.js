@@ -15,6 +15,7 @@
 import { lut, colour } from './colormap.js';
 import { fmt, tickIndices, cellText } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
+import { contrast as contrastRatio } from '../theme.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -208,11 +209,15 @@ export class PeHeatmap extends Base {
         const v = this._data[r * this.cols + c];
         if (v === -Infinity || Number.isNaN(v)) continue;
         const t = Math.min(1, Math.max(0, (v - lo) / (hi - lo))), [R, G, B] = colour(this.palette, t);
-        g.fillStyle = 0.299 * R + 0.587 * G + 0.114 * B > 140 ? '#111' : '#fff';
+        // the darker or the lighter text, whichever stands out more on this cell (WCAG contrast); the SVG export
+        // records the cell colour as the text's data-bg so its contrast can be checked against what it sits on
+        const cell = '#' + [R, G, B].map((u) => Math.round(u).toString(16).padStart(2, '0')).join('');
+        g.fillStyle = contrastRatio('#111111', cell) >= contrastRatio('#ffffff', cell) ? '#111111' : '#ffffff'; g.textBg = cell;
         const s = cellText(v), x = labelW + (c + 0.5) * cw, y = top + (r + 0.5) * ch;
         g.fillText(s, x, y, cw - 2);
         const tw = Math.min(cw - 2, g.measureText(s).width); box(x - tw / 2, y - fs / 2, tw, fs, s);
       }
+      g.textBg = null;
     }
     for (const m of this.marks || []) {
       const x = labelW + m.col * cw;

@@ -50,7 +50,7 @@ export class SvgContext {
     // Canvas baselines (top, middle, bottom) become an alphabetic baseline moved by the font's em box, measured as the
     // canvas measures it, so the text lands where it does on the canvas.
     const dy = this._baselineShift();
-    this.out.push(`<text x="${r2(x)}" y="${r2(y + dy)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" fill="${esc(this.fillStyle)}"${this._common()}>${esc(text)}</text>`);
+    this.out.push(`<text x="${r2(x)}" y="${r2(y + dy)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" fill="${esc(this.fillStyle)}"${this.textBg ? ` data-bg="${esc(this.textBg)}"` : ''}${this._common()}>${esc(text)}</text>`);
   }
   /** An embedded raster (a heatmap larger than the cell limit): `src` is a canvas, drawn without smoothing. */
   drawImage(src, x, y, w, h) {
