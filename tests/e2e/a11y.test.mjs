@@ -16,6 +16,7 @@ async function violations(page) {
   await page.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { f.scrollIntoView(); await f.ready?.catch(() => {}); } });
   await page.evaluate(AXE);
   const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  assert.ok(r.passes.length >= 20, `axe ran its rules (${r.passes.length} passed)`);
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }

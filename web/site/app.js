@@ -111,7 +111,7 @@ onLang(() => { for (const d of draws) d(); });
 onLang(fitMath);   // the other language's formulas were hidden when last measured
 const info = await ready;
 $('build-info').dataset.simd = String(info.simd);
-const setInfo = () => { $('build-info').textContent = tr({ en: `(running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`, zh: `（当前运行 ${info.simd ? 'WebAssembly SIMD128' : '标量 WebAssembly'} 版本）` }); };
+const setInfo = () => { $('build-info').textContent = tr({ en: ` (running the ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build)`, zh: `（当前运行 ${info.simd ? 'WebAssembly SIMD128' : '标量 WebAssembly'} 版本）` }); };
 setInfo(); onLang(setInfo);
 const setNavLabel = () => document.getElementById('toc').setAttribute('aria-label', tr({ en: 'Sections', zh: '章节' }));
 setNavLabel(); onLang(setNavLabel);
