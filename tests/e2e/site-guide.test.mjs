@@ -180,3 +180,7 @@ test('sharing: description, Open Graph and Twitter card with a 1200 × 630 PNG o
   assert.ok(await g.$('header a[href="./"]'), 'gallery → index');
   await g.close();
 });
+
+test('the new parts raise no console error (e.g. a KaTeX construct whose inline style the CSP refuses)', () => {
+  assert.deepEqual(ctx.errors, []);
+});
