@@ -121,6 +121,16 @@ test('§6 formulas: each worked number equals the package (Hugging Face formulas
   close(lr.attention_scaling, Math.sqrt(1 + Math.log(32) / Math.log(4096)), 1e-12);
 });
 
+test('§2 erratum: a sinusoidal pair moves by 2·sin(ω/2) per token at any position (the package’s table), fast pairs most', async () => {
+  const d = 128, tab = pe.sinusoidal({ positions: [10, 11, 10000, 10001], d, layout: 'interleaved' });
+  for (const i of [0, 63]) {
+    const step = (r) => Math.hypot(tab[(r + 1) * d + 2 * i] - tab[r * d + 2 * i], tab[(r + 1) * d + 2 * i + 1] - tab[r * d + 2 * i + 1]);
+    const stated = Number(await worked(`sin-step-${i}`));
+    close(stated, 2 * Math.sin(10000 ** (-2 * i / d) / 2), 1e-12);
+    for (const r of [0, 2]) assert.ok(Math.abs(step(r) - stated) <= 1e-3 * stated + 3e-7, `pair ${i} at row ${r}: ${step(r)}`);   // float32 table: same step at 10 and 10 000
+  }
+});
+
 test('layout listings: each JavaScript translation equals the kernel; layouts agree only after the permutation', async () => {
   const diffs = async () => JSON.parse(await page.$eval('#s4x-table', (t) => t.dataset.diffs));
   const check = (ds) => {
