@@ -41,6 +41,9 @@ test('build step: line breaks between CJK characters go, deliberate spaces and L
   assert.equal(joinCjkLines('第 i 对'), '第 i 对');
   assert.equal(joinCjkLines('底数\n  RoPE'), '底数\n  RoPE');
   assert.equal(joinCjkLines('中文</p>\n<p>段落'), '中文</p>\n<p>段落', 'a block boundary renders no space anyway');
+  assert.equal(joinCjkLines('无能为力：\n  Hugging Face'), '无能为力：Hugging Face', 'no space after fullwidth punctuation');
+  assert.equal(joinCjkLines('RoPE\n  （注）'), 'RoPE（注）', 'nor before it');
+  assert.equal(joinCjkLines('English text.\n  More text'), 'English text.\n  More text');
 });
 
 for (const path of ['/?lang=zh', '/gallery.html?lang=zh', '/embed.html?figure=t5&lang=zh']) {
@@ -48,6 +51,8 @@ for (const path of ['/?lang=zh', '/gallery.html?lang=zh', '/embed.html?figure=t5
     const p = path === '/?lang=zh' ? ctx.page : await ctx.open(path);
     const { texts, italic } = await scan(p);
     const bad = texts.flatMap((t) => [...t.matchAll(new RegExp(`.{0,12}${CJK}[ \\u00a0]+${CJK}.{0,12}`, 'gu'))].map((m) => m[0]));
+    // Fullwidth punctuation (、。，：；) is not followed by a space either (a source line break after '：' or '，').
+    bad.push(...texts.flatMap((t) => [...t.matchAll(/.{0,12}[\u3001\u3002\uff0c\uff1a\uff1b][ \u00a0]+.{0,12}/gu)].map((m) => m[0])));
     assert.deepEqual(bad, []);
     assert.deepEqual(italic, []);
     if (p !== ctx.page) await p.close();
