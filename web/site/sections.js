@@ -14,7 +14,7 @@ const withCode = (el, text) => el.replaceChildren(...text.split('`').map((s, i) 
 
 function matTable(el, rows, head, cell = (v) => v) {
   el.replaceChildren();
-  if (head) { const tr = el.insertRow(); for (const h of head) { const th = document.createElement('th'); th.textContent = h; tr.append(th); } }
+  if (head) { const tr = el.insertRow(); for (const h of head) { const th = document.createElement(h === '' ? 'td' : 'th'); th.textContent = h; tr.append(th); } }   // an empty corner is no header
   for (const r of rows) { const tr = el.insertRow(); r.forEach((v, i) => { const td = i === 0 && head ? document.createElement('th') : document.createElement('td'); td.append(...[].concat(cell(v, i))); tr.append(td); }); }
 }
 
