@@ -51,6 +51,8 @@ test('defect 14: a failed load leaves nothing of the previous table on display; 
   assert.equal(await page.$eval('#s2l-info', (el) => el.dataset.rows), undefined);
   assert.match(await page.$eval('#s2l-info', (el) => el.textContent), /broken\.json: —/);
   assert.equal(await page.$eval('#s2l-sim', (el) => el.hidden), true);
+  // …and really not drawn: the heatmap's own display: inline-block must not override `hidden` (issue 19; style.css).
+  assert.equal(await page.$eval('#s2l-sim', (el) => [el.checkVisibility(), getComputedStyle(el).display].join()), 'false,none');
   assert.equal(await page.$eval('#s2l-lookup', (el) => [el.textContent, el.dataset.value]).then(([t, v]) => `${t}|${v}`), '—|undefined');
   await page.locator('#s2l-form').screenshot({ path: shotPath('defect14-failed-load') });
   // Changing another control does not bring the old table back.

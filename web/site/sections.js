@@ -6,13 +6,16 @@ import { compute } from './compute.js';
 const L = (en, zh) => ({ en, zh });
 const range = (n, f = (i) => i) => Array.from({ length: n }, (_, i) => f(i));
 const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+/** `text` as nodes with every subscript written X_k or X_(pos+k) set as a real subscript (<sub>), never raw. */
+const subs = (text) => text.split(/_(\([^)]*\)|[A-Za-z0-9]+)/).map((s, i) => (i % 2 ? Object.assign(document.createElement('sub'), { textContent: s.replace(/^\((.*)\)$/, '$1') }) : s));
+const mathCode = (text) => { const c = document.createElement('code'); c.append(...subs(text)); return c; };
 /** Writes `text` into el, with `backquoted` parts as <code> (variable names of the reference code). */
 const withCode = (el, text) => el.replaceChildren(...text.split('`').map((s, i) => (i % 2 ? code(s) : s)));
 
 function matTable(el, rows, head, cell = (v) => v) {
   el.replaceChildren();
-  if (head) { const tr = el.insertRow(); for (const h of head) { const th = document.createElement('th'); th.textContent = h; tr.append(th); } }
-  for (const r of rows) { const tr = el.insertRow(); r.forEach((v, i) => { const td = i === 0 && head ? document.createElement('th') : document.createElement('td'); td.append(cell(v, i)); tr.append(td); }); }
+  if (head) { const tr = el.insertRow(); for (const h of head) { const th = document.createElement(h === '' ? 'td' : 'th'); th.textContent = h; tr.append(th); } }   // an empty corner is no header
+  for (const r of rows) { const tr = el.insertRow(); r.forEach((v, i) => { const td = i === 0 && head ? document.createElement('th') : document.createElement('td'); td.append(...[].concat(cell(v, i))); tr.append(td); }); }
 }
 
 export const sections = [
@@ -31,8 +34,8 @@ export const sections = [
         return;
       }
       ui.out('s2-shift', sh.diff, sh.diff.toExponential(2));
-      ui.$('s2-shift-note').textContent = ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 WebAssembly 的 RoPE 核以位置 −k 施加）'));
-      matTable(vec, [[code('M_k · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [code('p_(pos+k)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
+      ui.$('s2-shift-note').replaceChildren(...subs(ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 WebAssembly 的 RoPE 核以位置 −k 施加）'))));
+      matTable(vec, [[mathCode('M_k · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [mathCode('p_(pos+k)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
         ['', ...range(6, (c) => `c${c}`)]);
       vec.dataset.moved = JSON.stringify(Array.from(sh.moved));
     },
@@ -128,7 +131,7 @@ export const sections = [
       const row = (name, v, diff) => [name, ...Array.from(v.slice(0, show), (x) => ui.fmt(x, 5)), diff === undefined ? '' : diff.toExponential(1)];
       matTable(ui.$('s4f-table'), [
         row(ui.tr(L('RoPE kernel (wasm ropeApply)', 'RoPE 核（WebAssembly 的 ropeApply）')), F.kernel),
-        row(ui.tr(L('block-diagonal R_m · q', '分块对角 R_m · q')), F.block, F.d_block),
+        row(subs(ui.tr(L('block-diagonal R_m · q', '分块对角 R_m · q'))), F.block, F.d_block),
         row(ui.tr(L('element-wise, eq. (23)', '逐元素，式 (23)')), F.eq23, F.d_eq23),
         row(ui.tr(L('sign in the sin table, partner swapped', '负号放进正弦表，配对元素交换')), F.flipped, F.d_flipped),
         row(ui.tr(L('sign in the sin table, q not swapped (as written in some notes)', '负号放进正弦表但 q 不交换（某些笔记的写法）')), F.literal, F.d_literal),

@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { cspMeta } from './csp.js';
+import { joinCjkLines } from './cjk-space.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -16,9 +17,10 @@ const expand = (html, seen = []) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g
   if (seen.includes(file)) throw new Error(`include: cycle ${[...seen, file].join(' -> ')}`);
   return expand(readFileSync(here(file), 'utf8'), [...seen, file]);
 });
+// Then the Chinese text loses the spaces its source line breaks would render between two CJK characters (cjk-space.js).
 const includes = {
   name: 'posenc-section-includes',
-  transformIndexHtml: { order: 'pre', handler: (html) => expand(html) },
+  transformIndexHtml: { order: 'pre', handler: (html) => joinCjkLines(expand(html)) },
 };
 
 export default defineConfig({

@@ -1,0 +1,30 @@
+// Accessibility (issue 19): axe-core (npm devDependency) run in Chromium on the built index, gallery and an embed,
+// in English and Chinese: no serious or critical violation. axe's source is evaluated through the DevTools protocol,
+// which the pages' strict CSP (no inline scripts) does not govern.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { openPage } from './browser.mjs';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+let ctx;
+before(async () => { ctx = await openPage('/', { width: 1280, height: 1000 }); });
+after(async () => { await ctx?.close(); });
+
+async function violations(page) {
+  await page.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { f.scrollIntoView(); await f.ready?.catch(() => {}); } });
+  await page.evaluate(AXE);
+  const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  assert.ok(r.passes.length >= 20, `axe ran its rules (${r.passes.length} passed)`);
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const path of ['/', '/?lang=zh', '/gallery.html', '/embed.html?figure=rope-rotation', '/embed.html?figure=t5&lang=zh']) {
+  test(`axe: no serious or critical violations on ${path}`, async () => {
+    const p = path === '/' ? ctx.page : await ctx.open(path);
+    assert.deepEqual(await violations(p), []);
+    if (p !== ctx.page) await p.close();
+  });
+}
