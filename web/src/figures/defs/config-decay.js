@@ -2,7 +2,7 @@
 // with the config's scaled inv_freq (times attention_scaling², which multiplies cos and sin of both q and k) and with
 // the unscaled frequencies of the same rope_theta; divided by rotary_dim, so the unscaled curve starts at 1.
 import { L } from '../params.js';
-import { LLAMA4, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh } from './config-common.js';
 
 const WIDTH = 900;
 
@@ -30,7 +30,7 @@ export default {
     };
     const types = ropeTypes(r);
     for (const [name, t] of types) {
-      await sweep({ type: types.length > 1 ? shortType(name) : '', rope_type: t.rope_type }, t, t.inv_freq, t.attention_scaling ** 2);
+      await sweep({ type: types.length > 1 ? shortType(name) : '', typeZh: types.length > 1 ? typeZh(name) : '', rope_type: t.rope_type }, t, t.inv_freq, t.attention_scaling ** 2);
     }
     const top = r.layer_types[r.layer_type];
     if (types.some(([, t]) => t.rope_type !== 'default')) {
@@ -41,7 +41,7 @@ export default {
   render(r) {
     const dx = r.n / r.width;
     const label = (c) => (c.rope_type === null ? L('unscaled (rope_theta only)', '未缩放（只用 rope_theta）')
-      : L(`${c.type ? `${c.type}: ` : ''}${c.rope_type}`, `${c.type ? `${c.type}：` : ''}${c.rope_type}`));
+      : L(`${c.type ? `${c.type}: ` : ''}${c.rope_type}`, `${c.typeZh ? `${c.typeZh}：` : ''}${c.rope_type}`));
     const series = r.curves.map((c) => ({ y: c.max, y2: c.min, dx, label: label(c), ...(c.rope_type === null ? { dash: [4, 3] } : {}) }));
     const marks = r.original && r.original < r.n ? [{ x: r.original, label: L(`original_max_position_embeddings = ${r.original}`, `原训练长度 ${r.original}`) }] : [];
     return {
