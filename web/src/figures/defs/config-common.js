@@ -95,7 +95,7 @@ export function scalingFacts(t) {
     const bf = p.beta_fast ?? 32, bs = p.beta_slow ?? 1, y = t.yarn_correction_range;
     en.push(`beta_fast ${num(bf)}, beta_slow ${num(bs)}${y ? `: ramp over pairs ${y.low} … ${y.high}` : ''}`);
     zh.push(`beta_fast ${num(bf)}，beta_slow ${num(bs)}${y ? `：第 ${y.low} … ${y.high} 对线性过渡` : ''}`);
-    if (p.mscale || p.mscale_all_dim) { en.push(`mscale ${num(p.mscale ?? 0)}, mscale_all_dim ${num(p.mscale_all_dim ?? 0)}`); zh.push(`mscale ${num(p.mscale ?? 0)}，mscale_all_dim ${num(p.mscale_all_dim ?? 0)}`); }
+    if (p.mscale || p.mscale_all_dim) { en.push(`mscale ${num(p.mscale ?? 0)}, mscale_all_dim ${num(p.mscale_all_dim ?? 0)}`); zh.push(`${t.source}.mscale = ${num(p.mscale ?? 0)}，${t.source}.mscale_all_dim = ${num(p.mscale_all_dim ?? 0)}`); }
     if (L0) thresholds.push({ y: L0 / bf, label: L(`L/beta_fast = ${num(L0 / bf)}: shorter kept`, `L/beta_fast = ${num(L0 / bf)}：更短的保持`) },
       { y: L0 / bs, label: L(`L/beta_slow = ${num(L0 / bs)}: longer scaled`, `L/beta_slow = ${num(L0 / bs)}：更长的缩放`) });
   }
@@ -109,22 +109,22 @@ export function scalingFacts(t) {
 export function mscaleNote(t, mla) {
   const p = t.params ?? {}, f = t.factor ?? 1, m = p.mscale_all_dim ?? 0;
   const g = f <= 1 || !m ? 1 : 0.1 * m * Math.log(f) + 1;
-  return L(`softmax scale × mscale² = ${num(mla.softmax_scale_factor)}, mscale = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·${num(m)}·ln ${num(f)} + 1 = ${num(g)}`,
-    `softmax 缩放 × mscale² = ${num(mla.softmax_scale_factor)}，mscale = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·${num(m)}·ln ${num(f)} + 1 = ${num(g)}`);
+  return L(`softmax scale × mscale² = ${num(mla.softmax_scale_factor)}, mscale = get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·${num(m)}·ln ${num(f)} + 1 = ${num(g)}`,
+    `softmax 缩放 × get_mscale(factor, mscale_all_dim)² = ${num(mla.softmax_scale_factor)}，get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·log(factor) + 1 = 0.1·${num(m)}·log(${num(f)}) + 1 = ${num(g)}（log 为自然对数）`);
 }
 
 // The package's notes (ropeFromConfig(...).warnings, English sentences naming keys) → Chinese; a note no rule matches
 // is shown as written (its key names are identifiers).
 const NOTES = [
   [/^(.+?): ignored; did you mean '(.+)'\?$/, "$1：已忽略；是不是想写 '$2'？"],
-  [/^(.+?): (.+) not in the config: the defaults of HF's (.*) config class$/, '$1 中没有 $2：采用 HF 中 $3 配置类的默认值'],
+  [/^(.+?): (.+) not in the config: the defaults of HF's (.*) config class$/, '$1 中没有 $2：采用 Hugging Face 中 $3 配置类的默认值'],
   [/^(.+?): missing; HF v5 uses max_position_embeddings = (\d+), so the bands sit at the extended length$/,
-    '$1：缺失；HF v5 改用 max_position_embeddings = $2，所以频段的边界落在扩展后的长度上'],
+    '$1：缺失；Hugging Face v5 改用 max_position_embeddings = $2，所以频段的边界落在扩展后的长度上'],
   [/^vision_config: no embed_dim \/ hidden_size and num_heads, so no vision_rope$/, 'vision_config：没有 embed_dim / hidden_size 与 num_heads，因此不给出 vision_rope'],
   [/^(.+?): ignored \(rope_type '(.+)' does not read it\)$/, "$1：已忽略（rope_type '$2' 不读这个键）"],
-  [/^(.*)no_rope_layers: empty or not set; HF's default makes every 4th layer NoPE$/, '$1no_rope_layers：为空或未设置；按 HF 的默认值，每 4 层中有 1 层是 NoPE'],
+  [/^(.*)no_rope_layers: empty or not set; HF's default makes every 4th layer NoPE$/, '$1no_rope_layers：为空或未设置；按 Hugging Face 的默认值，每 4 层中有 1 层是 NoPE'],
   [/^(.+?): dynamic NTK \((.+?)\) — .*effective_base is the base at seq_len = (\d+)$/s,
-    '$1：动态 NTK（$2）——每当最大位置 + 1 超过此前见过的最长长度，HF 就用 seq_len = 最大位置 + 1 重新计算 inv_freq（序列回到 max_position_embeddings 以内时恢复原值）；KV 缓存中已有的键保留旋转时所用底数的角度，所以超过 max_position_embeddings 后，缓存的键与新的键用的是不同的底数。effective_base 是 seq_len = $3 时的底数'],
+    '$1：动态 NTK（$2）——每当最大位置 + 1 超过此前见过的最长长度，Hugging Face 就用 seq_len = 最大位置 + 1 重新计算 inv_freq（序列回到 max_position_embeddings 以内时恢复原值）；KV 缓存中已有的键保留旋转时所用底数的角度，所以超过 max_position_embeddings 后，缓存的键与新的键用的是不同的底数。effective_base 是 seq_len = $3 时的底数'],
 ];
 /** One package note in both languages. */
 export function noteText(w) {

@@ -11,7 +11,7 @@ export default {
   name: 'config-scale',
   title: L('Attention-scale factors against the position', '注意力缩放因子随位置的变化'),
   description: L('What a config multiplies attention by, read at each sequence length: YaRN / LongRoPE attention_scaling, DeepSeek’s mscale² softmax factor, Llama 4’s temperature tuning.',
-    'config 在各序列长度下给注意力乘上的因子：YaRN / LongRoPE 的 attention_scaling、DeepSeek 的 softmax 因子 mscale²、Llama 4 的温度调节。'),
+    'config 在各序列长度下给注意力乘上的因子：YaRN / LongRoPE 的 attention_scaling、DeepSeek 的 softmax 因子 yarn_get_mscale²、Llama 4 的温度调节。'),
   takeaway: L('YaRN’s factor is a constant chosen for the extended length; Llama 4’s temperature grows in steps of floor_scale tokens, logarithmically.',
     'YaRN 的因子是按扩展后的长度定下的常数；Llama 4 的温度每 floor_scale 个词元上一个台阶，按对数增长。'),
   params: { config: configParam(LLAMA4) },
@@ -38,7 +38,7 @@ export default {
   render(r) {
     const series = [{ x: r.x, y: r.scaling, label: L(`attention_scaling (cos, sin; ${r.rope_type})`, `attention_scaling（乘在 cos、sin 上；${r.rope_type}）`) },
       { x: r.x, y: Float64Array.from(r.scaling, (s) => s * s), dash: [4, 3], label: L('its effect on the logits: attention_scaling²', '对注意力分数的作用：attention_scaling²') }];
-    if (r.mla != null) series.push({ x: r.x, y: new Float64Array(r.x.length).fill(r.mla), label: L('DeepSeek softmax factor mscale²', 'DeepSeek 的 softmax 因子 mscale²') });
+    if (r.mla != null) series.push({ x: r.x, y: new Float64Array(r.x.length).fill(r.mla), label: L('DeepSeek softmax factor mscale²', 'DeepSeek 的 softmax 因子 yarn_get_mscale²') });
     const llama4 = r.t?.form === 'llama4';
     const tempLabel = llama4 ? L('Llama 4 query temperature (NoPE layers)', 'Llama 4 的查询温度（NoPE 层）')
       : L('query scale, llama_4_scaling_beta (every layer)', '查询缩放 llama_4_scaling_beta（每一层）');
@@ -51,7 +51,7 @@ export default {
     const last = r.x.length - 1, readouts = [
       { id: 'scaling', label: L('attention_scaling', 'attention_scaling'), value: r.scaling[last] },
     ];
-    if (r.mla != null) readouts.push({ id: 'mscale2', label: L('softmax factor mscale² (MLA)', 'softmax 因子 mscale²（MLA）'), value: r.mla });
+    if (r.mla != null) readouts.push({ id: 'mscale2', label: L('softmax factor mscale² (MLA)', 'softmax 因子 yarn_get_mscale²（MLA）'), value: r.mla });
     if (r.temp) {
       const f = `1 + ${r.t.attn_scale}·log(1 + ⌊${llama4 ? '(p + 1)' : 'p'}/${r.t.floor_scale}⌋)`;
       readouts.push({ id: 'temperature', label: L(`query scale at position ${r.x[last]}`, `位置 ${r.x[last]} 处的查询缩放`), value: r.temp[last], note: L(f, f) });

@@ -58,7 +58,7 @@ export default {
     if (r.mla) {
       readouts.push({ id: 'mla', label: L('MLA', 'MLA'), value: r.mla.softmax_scale_factor,
         text: L(`rotary part qk_rope_head_dim ${r.mla.qk_rope_head_dim} + qk_nope_head_dim ${r.mla.qk_nope_head_dim}; softmax scale × ${num(r.mla.softmax_scale_factor)} (mscale²)`,
-          `旋转部分 qk_rope_head_dim ${r.mla.qk_rope_head_dim} + 不旋转部分 qk_nope_head_dim ${r.mla.qk_nope_head_dim}；softmax 缩放 × ${num(r.mla.softmax_scale_factor)}（mscale²）`),
+          `旋转部分 qk_rope_head_dim ${r.mla.qk_rope_head_dim} + 不旋转部分 qk_nope_head_dim ${r.mla.qk_nope_head_dim}；softmax 缩放 × ${num(r.mla.softmax_scale_factor)}（yarn_get_mscale²）`),
         note: mscaleNote(r.types[0], r.mla) });
     }
     if (r.mrope) {

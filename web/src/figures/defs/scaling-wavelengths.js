@@ -15,8 +15,8 @@ const YARN = { beta_fast: 32, beta_slow: 1 }, LLAMA3 = { low_freq_factor: 1, hig
 export default {
   name: 'scaling-wavelengths',
   title: L('PI, NTK, YaRN and Llama 3 in one picture: wavelengths', '一张图看懂 PI、NTK、YaRN 与 Llama 3：波长'),
-  description: L(`Each pair’s wavelength λᵢ = 2π/θᵢ against the training length L, and how much each scheme stretches it (Hugging Face’s rules; YaRN β_fast = ${YARN.beta_fast}, β_slow = ${YARN.beta_slow}; Llama 3 low_freq_factor = ${LLAMA3.low_freq_factor}, high_freq_factor = ${LLAMA3.high_freq_factor}).`,
-    `每个通道对的波长 λᵢ = 2π/θᵢ 与训练长度 L 的对比，以及各方案把它拉长多少（Hugging Face 的规则；YaRN 的 β_fast = ${YARN.beta_fast}、β_slow = ${YARN.beta_slow}；Llama 3 的 low_freq_factor = ${LLAMA3.low_freq_factor}、high_freq_factor = ${LLAMA3.high_freq_factor}）。`),
+  description: L(`Each pair’s wavelength λᵢ = 2π/θᵢ against the training length L, and how much each scheme stretches it (Hugging Face’s rules; YaRN beta_fast = ${YARN.beta_fast}, beta_slow = ${YARN.beta_slow}; Llama 3 low_freq_factor = ${LLAMA3.low_freq_factor}, high_freq_factor = ${LLAMA3.high_freq_factor}).`,
+    `每个通道对的波长 λᵢ = 2π/θᵢ 与训练长度 L 的对比，以及各方案把它拉长多少（Hugging Face 的规则；YaRN 的 beta_fast = ${YARN.beta_fast}、beta_slow = ${YARN.beta_slow}；Llama 3 的 low_freq_factor = ${LLAMA3.low_freq_factor}、high_freq_factor = ${LLAMA3.high_freq_factor}）。`),
   takeaway: L('Short wavelengths (many turns within L) need no change; long ones (not a single turn within L) must be stretched by s. PI stretches everything, NTK-aware grows smoothly, YaRN and Llama 3 switch by wavelength.',
     '波长短的通道对（在 L 内转很多圈）不必改；波长长的（在 L 内转不满一圈）必须拉长 s 倍。PI 全部拉长，NTK-aware 平滑过渡，YaRN 与 Llama 3 按波长切换。'),
   params: extensionParams,
@@ -42,9 +42,9 @@ export default {
     return {
       wave: {
         series: [{ y: r.wave, kind: 'points', label: L('λᵢ = 2π/θᵢ, as trained', '训练时的波长 λᵢ = 2π/θᵢ'), color: C.unscaled }],
-        marks: [{ y: L0, label: L(`L = ${L0} (training length; = L/β_slow = L/low_freq_factor)`, `L = ${L0}（训练长度；= L/β_slow = L/low_freq_factor）`) },
+        marks: [{ y: L0, label: L(`L = ${L0} (training length; = L/beta_slow = L/low_freq_factor)`, `L = ${L0}（训练长度；= L/beta_slow = L/low_freq_factor）`) },
           { y: b.high_freq_wavelen, label: L(`L/high_freq_factor = ${b.high_freq_wavelen}`, `L/high_freq_factor = ${b.high_freq_wavelen}`), color: C.llama3 },
-          { y: L0 / YARN.beta_fast, label: L(`L/β_fast = ${L0 / YARN.beta_fast}`, `L/β_fast = ${L0 / YARN.beta_fast}`), color: C.yarn }],
+          { y: L0 / YARN.beta_fast, label: L(`L/beta_fast = ${L0 / YARN.beta_fast}`, `L/beta_fast = ${L0 / YARN.beta_fast}`), color: C.yarn }],
         caption: L('Wavelength per pair, and the lengths where the schemes switch (tokens)', '每个通道对的波长，以及各方案切换处的长度（词元数）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('tokens', '词元数'),
       },
       stretch: {
