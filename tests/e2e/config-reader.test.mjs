@@ -157,7 +157,7 @@ test('Chinese: the package’s notes translated, layer types named in Chinese, n
   const w = pe.ropeFromConfig(fixture('gemma-3-27b-it.json')).warnings;
   assert.ok(w.length > 0);
   const notes = await readoutText('config-wavelengths', 'warnings', p);
-  assert.ok(!/原文见英文界面/.test(notes) && /中没有 .*采用 HF 中 gemma3_text 配置类的默认值/.test(notes), notes);
+  assert.ok(!/原文见英文界面/.test(notes) && /中没有 .*采用 Hugging Face 中 gemma3_text 配置类的默认值/.test(notes), notes);
   assert.match(await readoutText('config-wavelengths', 'type-sliding_attention', p) ?? '', /head_dim 128 中旋转 128 维/);
   assert.match(await p.$eval('#config-wavelengths', (el) => el.shadowRoot.querySelector('output[data-id="type-sliding_attention"]').parentElement.firstChild.textContent), /滑动窗口注意力/);
   assert.match(await note('config-wavelengths', 'type-full_attention', p), /读自：text_config\.rope_scaling/);
