@@ -10,6 +10,8 @@ import init from 'posenc';
 import { openPage, shotPath } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 import { randomRows } from '../../web/src/figures/defs/util.js';
+import { defs } from '../../web/src/figures/registry.js';
+import { describeFigure } from '../../web/src/figures/index.js';
 
 const pe = await init();
 let ctx, page;
@@ -167,6 +169,48 @@ test('scaling-wavelengths: every scheme’s stretch per pair is Hugging Face’s
   const marks = await page.$eval('#scaling-wavelengths', (el) => el.shadowRoot.querySelector('[data-panel="wave"]').marks.map((m) => m.y));
   assert.deepEqual(marks, [len, len / 4, len / 32]);
   await page.locator('#scaling-wavelengths').screenshot({ path: shotPath('intuition-scaling-wavelengths-en-1280') });
+});
+
+// "Try this" (the `tries` of each definition): one click sets these parameters, every other one at its default; the
+// sentence that goes with it is checked here against what the figure then draws.
+const tryIt = (name, i) => {
+  const all = Object.fromEntries(describeFigure(name).params.map((q) => [q.name, Array.isArray(q.default) ? q.default.join(',') : q.default]));
+  return show(name, { ...all, ...defs[name].tries[i].params });
+};
+test('every “try this” of the five figures shows what its sentence says', async () => {
+  const look = (n, i) => defs[n].tries[i].look.en;
+  assert.equal(await tryIt('rope-clock', 0), 'ok');
+  const ang = (await readoutText('rope-clock', 'angles'));
+  assert.ok(look('rope-clock', 0).includes(ang.split(' · ').join(', ')), `${ang} in: ${look('rope-clock', 0)}`);
+  theta(8, 100).forEach((t, i) => near(Number(ang.split(' · ')[i].replace('−', '-').replace('°', '')), wrapDeg(-3 * t * 180 / Math.PI), 0.05, `pair ${i}`));
+  assert.equal(await tryIt('rope-clock', 1), 'ok');
+  const slow = (await readoutText('rope-clock', 'angles')).split(' · ')[3];
+  near(-3 * 10000 ** (-6 / 8) * 180 / Math.PI, -0.172, 1e-3, 'pair 3 at base 10000');
+  assert.ok(look('rope-clock', 1).includes(`only ${slow}`), slow);
+  const q = [1, 0.5, -0.5, 1], k = [0.5, 1, 1, 0.5], th = theta(4, 10000);
+  const closed = (m, n) => th.reduce((s, t, i) => { const a = 2 * i, b = a + 1, f = (n - m) * t;
+    return s + Math.cos(f) * (q[a] * k[a] + q[b] * k[b]) + Math.sin(f) * (q[b] * k[a] - q[a] * k[b]); }, 0);
+  const f4 = (x) => x.toFixed(4).replace('-', '−');
+  for (const [i, [m, n]] of [[0, [11, 13]], [1, [3, 1]]]) {
+    assert.equal(await tryIt('rope-worked', i), 'ok');
+    assert.equal(await readoutText('rope-worked', 'dot'), f4(closed(m, n)));
+    assert.ok(look('rope-worked', i).includes(f4(closed(m, n)).replace(/^0/, '0')), look('rope-worked', i));
+  }
+  assert.notEqual(f4(closed(3, 1)), f4(closed(1, 3)), 'swapping m and n changes the score');
+  assert.equal(await tryIt('rope-relative', 0), 'ok');
+  const d = 16, qq = Array.from(randomRows(pe, 1, d, 3, 'q').slice(0, d)), kk = Array.from(randomRows(pe, 1, d, 4, 'k').slice(0, d));
+  const s00 = qq.reduce((s, x, i) => s + x * kk[i], 0);   // at m = n the rotation cancels: ⟨q, k⟩
+  const line = values(csvRows(await csv('rope-relative'), 'line', 'both move: (0 + t, 0 + t)'));
+  for (const v of line) near(v, s00, sweepTol(qq, kk), 'the flat line is ⟨q, k⟩');
+  assert.ok(look('rope-relative', 0).includes(f4(s00)), `${f4(s00)} in: ${look('rope-relative', 0)}`);
+  assert.equal(await tryIt('ntk-base', 0), 'ok');
+  const sp = csvRows(await csv('ntk-base'), 'speed');
+  near(Number(sp.find((r) => r.series.startsWith('PI')).value), 1 / 32, 1e-15, 'PI: fastest ÷ 32');
+  const nt = values(sp.filter((r) => r.series.startsWith('NTK')));
+  near(nt[0], 1, 0, 'NTK: fastest untouched'); near(nt.at(-1) * 32, 1, 1e-12, 'NTK: slowest ÷ 32');
+  assert.equal(await tryIt('scaling-wavelengths', 0), 'ok');
+  assert.equal(await readoutText('scaling-wavelengths', 'llama3'), '29 / 6 / 29');
+  assert.ok(look('scaling-wavelengths', 0).includes('29 / 6 / 29'));
 });
 
 test('Chinese and phone width: the parts have no stray space between CJK characters; screenshots', async () => {

@@ -22,6 +22,9 @@ export default {
   takeaway: L('NTK leaves the fastest pair exactly as trained and slows the slowest pair exactly as much as PI: high-frequency pairs are nearly untouched, low-frequency pairs are slowed down.',
     'NTK 让最快的通道对与训练时完全一样，让最慢的通道对恰好放慢到 PI 的程度：高频通道对几乎不动，低频通道对被放慢。'),
   params: extensionParams,
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { factor: 32 }, look: L('factor 32: PI divides the fastest pair by 32 as well; NTK-aware scaling still leaves it at exactly 1 and reaches 1/32 only at the slowest pair.',
+    'factor 32：PI 把最快的通道对也除以 32；NTK-aware 仍让它保持 1，只在最慢的通道对上才降到 1/32。') }],
   panels: () => [{ id: 'speed', block: 'lines', height: 220, logY: true }, { id: 'angle', block: 'lines', height: 240, logY: true }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { rotary_dim: d, rope_theta, original_max_position_embeddings: len, factor: s }) {

@@ -17,7 +17,7 @@ const wrapDeg = (/** @type {number} */ a) => { const x = ((a % 360) + 360) % 360
 const between = (/** @type {ArrayLike<number>} */ a, /** @type {ArrayLike<number>} */ b) =>
   wrapDeg((Math.atan2(b[1], b[0]) - Math.atan2(a[1], a[0])) * (180 / Math.PI));
 const sub = (/** @type {number} */ x) => String(x).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
-const deg = (/** @type {number} */ x) => `${x.toFixed(1)}°`;
+const deg = (/** @type {number} */ x) => `${x.toFixed(1)}°`.replace('-', '−');
 
 export default {
   name: 'rope-clock',
@@ -32,6 +32,11 @@ export default {
     shift: { type: 'int', min: 0, max: MAX, default: 0, slider: true, label: L('shift both by t', '一起平移 t') },
     base: { type: 'enum', values: [10, 100, 10000], default: 100, label: L('base', '底数 base') },
   },
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { shift: 120 }, look: L('Shift both by 120: every hand has moved, the fast ones by many turns, yet the four angles between the hands read −171.9°, −54.4°, −17.2°, −5.4°, as at t = 0.',
+    '一起平移 120：每根指针都转了，快的转了好多圈，可四个夹角仍是 −171.9°、−54.4°、−17.2°、−5.4°，与 t = 0 时一样。') },
+  { params: { base: 10000 }, look: L('base 10000: pair 3 turns only 0.001 radian per token — over 256 shifts its hand barely moves, and the angle between its hands is only −0.2°.',
+    '底数 10000：通道对 3 每个词元只转 0.001 弧度——平移 256 次它的指针也几乎不动，两指针夹角只有 −0.2°。') }],
   panels: () => [
     ...[0, 1, 2, 3].map((i) => ({ id: `pair${i}`, block: 'vec2', range: 1.2 })),
     { id: 'angle', block: 'lines', height: 200 },

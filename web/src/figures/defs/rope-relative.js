@@ -23,6 +23,9 @@ export default {
     m: { type: 'int', min: 0, max: 63, default: 6, slider: true, label: L('line starts at m', '线的起点 m') },
     n: { type: 'int', min: 0, max: 63, default: 2, slider: true, label: L('and n', '与 n') },
   },
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { m: 0, n: 0 }, look: L('Start the line at (0, 0): the flat line is the score of q with k at the same position, −0.0790, at every shift t; it is the main diagonal of the map.',
+    '让线从 (0, 0) 出发：水平的线就是 q 与同一位置上的 k 的分数 −0.0790，对每个 t 都一样；它就是图的主对角线。') }],
   panels: () => [{ id: 'map', block: 'heatmap', size: 360, palette: 'rdbu' }, { id: 'line', block: 'lines', height: 220 }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { head_dim: d, base, seq, m, n }) {

@@ -29,6 +29,11 @@ export default {
     k01: { type: 'vec2', range: 1.6, default: [0.5, 1], label: L('k₀, k₁', 'k₀, k₁') },
     k23: { type: 'vec2', range: 1.6, default: [1, 0.5], label: L('k₂, k₃', 'k₂, k₃') },
   },
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { m: 11, n: 13 }, look: L('m = 11, n = 13: every cos, sin and rotated number differs from m = 1, n = 3, yet the score is again −1.0731.',
+    'm = 11、n = 13：每个 cos、sin 和旋转后的数都与 m = 1、n = 3 时不同，分数却仍是 −1.0731。') },
+  { params: { m: 3, n: 1 }, look: L('Swap the positions, m = 3, n = 1: n − m = −2 and the score becomes 0.2408 — RoPE knows which token comes first.',
+    '交换位置，m = 3、n = 1：n − m = −2，分数变成 0.2408——RoPE 分得清哪个词元在前。') }],
   panels: () => [{ id: 'pair0', block: 'vec2', range: 1.6, bind: { q: 'q01', k: 'k01' } }, { id: 'pair1', block: 'vec2', range: 1.6, bind: { q: 'q23', k: 'k23' } }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { m, n, base, q01, q23, k01, k23 }) {
@@ -66,9 +71,9 @@ export default {
       { id: 'qm', label: L(`q = ${vec(r.q)} turned: Rₘ q`, `q = ${vec(r.q)} 旋转后：Rₘ q`), value: r.qm[0], text: vec(r.qm),
         note: L('each pair (x, y) → (x cos − y sin, x sin + y cos)', '每对 (x, y) → (x cos − y sin, x sin + y cos)') },
       { id: 'kn', label: L(`k = ${vec(r.k)} turned: Rₙ k`, `k = ${vec(r.k)} 旋转后：Rₙ k`), value: r.kn[0], text: vec(r.kn) },
-      { id: 'pairs', label: L('dot product of each pair', '每个通道对的内积'), value: r.pairDot[0], text: `${f4(r.pairDot[0])} + ${f4(r.pairDot[1])}` },
+      { id: 'pairs', label: L('dot product of each pair', '每个通道对的内积'), value: r.pairDot[0], text: `${f4(r.pairDot[0])} + ${r.pairDot[1] < 0 ? `(${f4(r.pairDot[1])})` : f4(r.pairDot[1])}` },
       { id: 'dot', label: L('score ⟨Rₘ q, Rₙ k⟩', '分数 ⟨Rₘ q, Rₙ k⟩'), value: r.dot, text: f4(r.dot) },
-      { id: 'rel', label: L(`the same from the offset alone: ⟨q, Rₙ₋ₘ k⟩, n − m = ${n - m}`, `只用位置差也得到同一个数：⟨q, Rₙ₋ₘ k⟩，n − m = ${n - m}`), value: r.rel, text: f4(r.rel) },
+      { id: 'rel', label: L(`the same from the offset alone: ⟨q, Rₙ₋ₘ k⟩, n − m = ${String(n - m).replace('-', '−')}`, `只用位置差也得到同一个数：⟨q, Rₙ₋ₘ k⟩，n − m = ${String(n - m).replace('-', '−')}`), value: r.rel, text: f4(r.rel) },
       { id: 'raw', label: L('without rotation ⟨q, k⟩', '不旋转时 ⟨q, k⟩'), value: r.raw, text: f4(r.raw) },
     ];
     // every channel in one table: the page shows it under the planes

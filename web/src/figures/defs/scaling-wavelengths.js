@@ -20,6 +20,9 @@ export default {
   takeaway: L('Short wavelengths (many turns within L) need no change; long ones (not a single turn within L) must be stretched by s. PI stretches everything, NTK-aware grows smoothly, YaRN and Llama 3 switch by wavelength.',
     '波长短的通道对（在 L 内转很多圈）不必改；波长长的（在 L 内转不满一圈）必须拉长 s 倍。PI 全部拉长，NTK-aware 平滑过渡，YaRN 与 Llama 3 按波长切换。'),
   params: extensionParams,
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { rope_theta: 500000, original_max_position_embeddings: 8192 }, look: L('Llama 3.1’s numbers (rope_theta 500000, L = 8192, factor 8): Llama 3 keeps 29 pairs, smooths 6 and stretches 29 — the 29 / 6 / 29 the config reader shows for Llama 3.1 8B.',
+    'Llama 3.1 的参数（rope_theta 500000、L = 8192、factor 8）：Llama 3 保持 29 对、平滑过渡 6 对、拉长 29 对——正是配置读取器为 Llama 3.1 8B 给出的 29 / 6 / 29。') }],
   panels: () => [{ id: 'wave', block: 'lines', height: 240, logY: true }, { id: 'stretch', block: 'lines', height: 220 }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { rotary_dim, rope_theta, original_max_position_embeddings: len, factor }) {
