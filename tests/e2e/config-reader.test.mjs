@@ -186,7 +186,7 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   for (const c of cells) {
     const layer = Number(c.col), nope = (layer + 1) % 4 === 0;
     assert.equal(c.value, nope ? '0' : '1', `layer ${layer}`);
-    assert.equal(rows[Number(c.row)], nope ? 'full' : 'chunked', `layer ${layer}`);
+    assert.equal(rows[Number(c.row)], nope ? 'full_attention' : 'chunked_attention', `layer ${layer}`);
   }
   assert.match(await readoutText('config-schedule', 'type-full_attention'), /^12 layers, no RoPE \(layers 3, 7, 11,/);
   assert.equal(await follows('config-scale', LLAMA4), 'ok');
