@@ -63,7 +63,7 @@ export default {
         { id: 'beta', label: L('digit base β = base^(2/d)', '进制 β = base^(2/d)'), value: beta, text: `${beta.toPrecision(6)} → ${beta2.toPrecision(6)} (NTK: β·s^(2/(d−2)))` },
         { id: 'ntk-base', label: L('NTK-aware base = base·s^(d/(d−2))', 'NTK-aware 的底数 = base·s^(d/(d−2))'), value: r.ntkBase, text: r.ntkBase.toPrecision(8) },
         { id: 'fastest', label: L('fastest pair, θ′₀ ÷ θ₀', '最快的通道对 θ′₀ ÷ θ₀'), value: r.ntkRatio[0], note: L(`PI: ${(1 / r.s).toPrecision(4)}`, `PI：${(1 / r.s).toPrecision(4)}`) },
-        { id: 'slowest', label: L(`slowest pair, θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`, `最慢的通道对 θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`), value: r.ntkRatio[n - 1], note: L(`= 1/s, the same as PI`, `= 1/s，与 PI 相同`) },
+        { id: 'slowest', label: L(`slowest pair, θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`, `最慢的通道对 θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`), value: r.ntkRatio[n - 1], note: L('i.e. 1/s, the same as PI', '即 1/s，与 PI 相同') },
       ],
     };
   },

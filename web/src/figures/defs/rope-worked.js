@@ -54,13 +54,17 @@ export default {
     const out = {};
     for (const i of [0, 1]) {
       const a = 2 * i, b = a + 1;
+      // a turned vector within ~17° of its original would write its label over the original's: then it goes unlabelled
+      const near = (/** @type {number} */ pos) => Math.abs(Math.sin((pos * r.inv[i]) / 2)) < 0.15;
+      const hide = near(p.m) || near(p.n);
       out[`pair${i}`] = {
-        caption: L(`pair ${i}: channels ${a}, ${b} · θ${SUB[i]} = ${r.inv[i].toPrecision(4)}`, `通道对 ${i}：第 ${a}、${b} 维 · θ${SUB[i]} = ${r.inv[i].toPrecision(4)}`),
+        caption: hide ? L(`pair ${i}: channels ${a}, ${b} · θ${SUB[i]} = ${r.inv[i].toPrecision(4)} (turned vectors dashed, close to q and k)`, `通道对 ${i}：第 ${a}、${b} 维 · θ${SUB[i]} = ${r.inv[i].toPrecision(4)}（虚线为旋转后的向量，与 q、k 很接近）`)
+          : L(`pair ${i}: channels ${a}, ${b} · θ${SUB[i]} = ${r.inv[i].toPrecision(4)}`, `通道对 ${i}：第 ${a}、${b} 维 · θ${SUB[i]} = ${r.inv[i].toPrecision(4)}`),
         vectors: [
           { id: 'q', x: r.q[a], y: r.q[b], label: 'q', color: QC, draggable: true },
           { id: 'k', x: r.k[a], y: r.k[b], label: 'k', color: KC, draggable: true },
-          { id: 'qm', x: r.qm[a], y: r.qm[b], label: `q @ ${p.m}`, color: QC, dashed: true },
-          { id: 'kn', x: r.kn[a], y: r.kn[b], label: `k @ ${p.n}`, color: KC, dashed: true }],
+          { id: 'qm', x: r.qm[a], y: r.qm[b], label: near(p.m) ? '' : `q @ ${p.m}`, color: QC, dashed: true },
+          { id: 'kn', x: r.kn[a], y: r.kn[b], label: near(p.n) ? '' : `k @ ${p.n}`, color: KC, dashed: true }],
       };
     }
     const { m, n } = p;
