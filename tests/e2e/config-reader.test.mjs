@@ -130,6 +130,9 @@ test('Llama 3.1 and DeepSeek-V3: the scaling keys read, Llama 3’s bands and th
   const ys = (await marksOf('config-wavelengths')).map((m) => m.y);
   for (const y of [L0 / rs.high_freq_factor, L0 / rs.low_freq_factor]) assert.ok(ys.includes(y), `threshold ${y} drawn (${ys})`);
   assert.ok((await page.$eval('#config-model', (el) => el.textContent)).includes('pairs 29 kept / 6 smoothed / 29 scaled'));
+  // identifiers in that line are set as code
+  const codes = await page.$$eval('#config-model > code', (cs) => cs.map((c) => c.textContent));
+  for (const k of ['full_attention', 'rope_scaling', 'low_freq_factor', 'high_freq_factor', 'attention_scaling']) assert.ok(codes.includes(k), `${k} as code (${codes})`);
   // DeepSeek-V3: beta_fast / beta_slow / mscale / mscale_all_dim as in its file; the ramp from find_correction_range
   await page.click('#config-gallery button[data-model="deepseek-v3"]');
   assert.equal(await ready('config-wavelengths'), 'ok');

@@ -71,7 +71,9 @@ function describe() {
   if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT)); } catch { said = null; } }
   const strong = document.createElement('strong');
   strong.append(...name);
-  line.replaceChildren(strong, said ? tr(said) : '');
+  // identifiers (rope_theta, text_config.rope_scaling, full_attention …) set as code, in both languages
+  const parts = said ? tr(said).split(/([A-Za-z][\w]*_[\w.]*[A-Za-z\d])/) : [];
+  line.replaceChildren(strong, ...parts.map((x, i) => (i % 2 ? code(x) : x)));
   line.dataset.model = m?.id ?? '';
 }
 

@@ -43,10 +43,12 @@ export default {
     const cosM = t.cos.slice(0, 2), sinM = t.sin.slice(0, 2), cosN = t.cos.slice(2, 4), sinN = t.sin.slice(2, 4);
     const qm = pe.ropeApplyTables(q, { seq: 1, head_dim: D, layout: 'interleaved', cos: cosM, sin: sinM });
     const kn = pe.ropeApplyTables(k, { seq: 1, head_dim: D, layout: 'interleaved', cos: cosN, sin: sinN });
-    const pairDot = [0, 1].map((i) => qm[2 * i] * kn[2 * i] + qm[2 * i + 1] * kn[2 * i + 1]);
     const sweep = (/** @type {number} */ a, /** @type {number} */ b) => pe.ropeInnerProductSweep({ q, k, head_dim: D, layout: 'interleaved', inv_freq: inv, q_position: a, k_start: b, count: 1 })[0];
+    // each pair's share of the score: the same sweep on that pair alone (head_dim 2, its own θ)
+    const pairDot = [0, 1].map((i) => pe.ropeInnerProductSweep({ q: q.subarray(2 * i, 2 * i + 2), k: k.subarray(2 * i, 2 * i + 2), head_dim: 2, layout: 'interleaved',
+      inv_freq: [inv[i]], q_position: m, k_start: n, count: 1 })[0]);
     return { inv: Array.from(inv), q: Array.from(q), k: Array.from(k), cosM: Array.from(cosM), sinM: Array.from(sinM), cosN: Array.from(cosN), sinN: Array.from(sinN),
-      qm: Array.from(qm), kn: Array.from(kn), pairDot, dot: pairDot[0] + pairDot[1], rel: sweep(0, n - m), raw: sweep(0, 0) };
+      qm: Array.from(qm), kn: Array.from(kn), pairDot, dot: sweep(m, n), rel: sweep(0, n - m), raw: sweep(0, 0) };
   },
   /** @param {any} r @param {P} p */
   render(r, p) {
