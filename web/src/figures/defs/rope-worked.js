@@ -2,7 +2,7 @@
 // Section 4, intuition first: one RoPE rotation worked out with d = 4, every number shown. Two channel pairs
 // (interleaved: (q₀, q₁) and (q₂, q₃), as RoFormer and Meta's freqs_cis), θᵢ = base^(−2i/d); q turned by mθᵢ,
 // k by nθᵢ (package: ropeInvFreq, ropeTablesScaled, ropeApplyTables), then the dot product pair by pair, and the
-// same number from ⟨q, Rₙ₋ₘ k⟩ (ropeInnerProductSweep). Drag q and k in the two planes; pick m and n.
+// same number from ⟨q, Rₙ₋ₘk⟩ (ropeInnerProductSweep). Drag q and k in the two planes; pick m and n.
 import { L } from '../params.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ m: number, n: number, base: number, q01: number[], q23: number[], k01: number[], k23: number[] }} P */
@@ -18,8 +18,8 @@ export default {
   title: L('A RoPE rotation worked out, d = 4', '手算一次 RoPE 旋转（d = 4）'),
   description: L('q and k of four numbers form two pairs, (0, 1) and (2, 3). Pair i turns by θᵢ per position: q by mθᵢ, k by nθᵢ. Every cos, sin, rotated vector and product is printed.',
     '四维的 q、k 组成两个通道对 (0, 1) 与 (2, 3)。通道对 i 每个位置转 θᵢ：q 转 mθᵢ，k 转 nθᵢ。每个 cos、sin、旋转后的向量和乘积都印在下面。'),
-  takeaway: L('The score is the sum of the two pairs’ dot products, and it equals ⟨q, Rₙ₋ₘ k⟩: move m and n together: every cos, sin and rotated number changes, the score does not.',
-    '分数是两个通道对内积之和，并且等于 ⟨q, Rₙ₋ₘ k⟩：让 m 和 n 一起变：每个 cos、sin 和旋转后的数都变了，分数却不变。'),
+  takeaway: L('The score is the sum of the two pairs’ dot products, and it equals ⟨q, Rₙ₋ₘk⟩: move m and n together: every cos, sin and rotated number changes, the score does not.',
+    '分数是两个通道对内积之和，并且等于 ⟨q, Rₙ₋ₘk⟩：让 m 和 n 一起变：每个 cos、sin 和旋转后的数都变了，分数却不变。'),
   params: {
     m: { type: 'int', min: 0, max: 64, default: 1, slider: true, label: L('m (position of q)', 'm（q 的位置）') },
     n: { type: 'int', min: 0, max: 64, default: 3, slider: true, label: L('n (position of k)', 'n（k 的位置）') },
@@ -74,12 +74,12 @@ export default {
       { id: 'theta', label: L('θ = base^(−2i/4), i = 0, 1', 'θ = base^(−2i/4)，i = 0, 1'), value: r.inv[1], text: `(${r.inv.map((/** @type {number} */ x) => x.toPrecision(4)).join(', ')})` },
       { id: 'cos-m', label: L(`cos mθ, sin mθ at m = ${m}`, `m = ${m} 时的 cos mθ、sin mθ`), value: r.cosM[0], text: `cos ${vec(r.cosM)} · sin ${vec(r.sinM)}` },
       { id: 'cos-n', label: L(`cos nθ, sin nθ at n = ${n}`, `n = ${n} 时的 cos nθ、sin nθ`), value: r.cosN[0], text: `cos ${vec(r.cosN)} · sin ${vec(r.sinN)}` },
-      { id: 'qm', label: L(`q = ${vec(r.q)} turned: Rₘ q`, `q = ${vec(r.q)} 旋转后：Rₘ q`), value: r.qm[0], text: vec(r.qm),
+      { id: 'qm', label: L(`Rₘq, q = ${vec(r.q)} turned by mθ`, `Rₘq，即 q = ${vec(r.q)} 旋转 mθ`), value: r.qm[0], text: vec(r.qm),
         note: L('each pair (x, y) → (x cos − y sin, x sin + y cos)', '每对 (x, y) → (x cos − y sin, x sin + y cos)') },
-      { id: 'kn', label: L(`k = ${vec(r.k)} turned: Rₙ k`, `k = ${vec(r.k)} 旋转后：Rₙ k`), value: r.kn[0], text: vec(r.kn) },
+      { id: 'kn', label: L(`Rₙk, k = ${vec(r.k)} turned by nθ`, `Rₙk，即 k = ${vec(r.k)} 旋转 nθ`), value: r.kn[0], text: vec(r.kn) },
       { id: 'pairs', label: L('dot product of each pair', '每个通道对的内积'), value: r.pairDot[0], text: `${f4(r.pairDot[0])} + ${r.pairDot[1] < 0 ? `(${f4(r.pairDot[1])})` : f4(r.pairDot[1])}` },
-      { id: 'dot', label: L('score ⟨Rₘ q, Rₙ k⟩', '分数 ⟨Rₘ q, Rₙ k⟩'), value: r.dot, text: f4(r.dot) },
-      { id: 'rel', label: L(`the same from the offset alone: ⟨q, Rₙ₋ₘ k⟩, n − m = ${String(n - m).replace('-', '−')}`, `只用位置差也得到同一个数：⟨q, Rₙ₋ₘ k⟩，n − m = ${String(n - m).replace('-', '−')}`), value: r.rel, text: f4(r.rel) },
+      { id: 'dot', label: L('score ⟨Rₘq, Rₙk⟩', '分数 ⟨Rₘq, Rₙk⟩'), value: r.dot, text: f4(r.dot) },
+      { id: 'rel', label: L(`the same from the offset alone: ⟨q, Rₙ₋ₘk⟩, n − m = ${String(n - m).replace('-', '−')}`, `只用位置差也得到同一个数：⟨q, Rₙ₋ₘk⟩，n − m = ${String(n - m).replace('-', '−')}`), value: r.rel, text: f4(r.rel) },
       { id: 'raw', label: L('without rotation ⟨q, k⟩', '不旋转时 ⟨q, k⟩'), value: r.raw, text: f4(r.raw) },
     ];
     // every channel in one table: the page shows it under the planes
