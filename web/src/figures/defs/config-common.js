@@ -80,7 +80,8 @@ const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecisio
 /**
  * The scaling parameters a layer type's RoPE was read with, beyond factor and rope_theta, as {en, zh} phrases:
  * llama3's low_freq_factor / high_freq_factor and the bands the package computes (llama3_bands), YaRN's β_fast / β_slow,
- * mscale / mscale_all_dim (when set) and the ramp (yarn_correction_range); and the wavelength thresholds for a plot.
+ * mscale / mscale_all_dim (when set) and the ramp (yarn_correction_range); and the wavelength thresholds for a plot
+ * ({y, name}: shorter wavelengths are kept, longer ones scaled; L = original_max_position_embeddings).
  */
 export function scalingFacts(t) {
   const p = t.params ?? {}, L0 = t.original_max_position_embeddings, en = [], zh = [], thresholds = [];
@@ -88,16 +89,14 @@ export function scalingFacts(t) {
     const b = t.llama3_bands, lo = p.low_freq_factor ?? 1, hi = p.high_freq_factor ?? 4;
     en.push(`low_freq_factor ${num(lo)}, high_freq_factor ${num(hi)}: pairs ${b.n_kept} kept / ${b.n_smoothed} smoothed / ${b.n_scaled} scaled (wavelength < ${num(b.high_freq_wavelen)} kept, > ${num(b.low_freq_wavelen)} divided by the factor)`);
     zh.push(`low_freq_factor ${num(lo)}，high_freq_factor ${num(hi)}：通道对保持 ${b.n_kept} / 平滑过渡 ${b.n_smoothed} / 缩放 ${b.n_scaled}（波长 < ${num(b.high_freq_wavelen)} 保持，> ${num(b.low_freq_wavelen)} 除以 factor）`);
-    thresholds.push({ y: b.high_freq_wavelen, label: L(`L/high_freq_factor = ${num(b.high_freq_wavelen)}: shorter kept`, `L/high_freq_factor = ${num(b.high_freq_wavelen)}：更短的保持`) },
-      { y: b.low_freq_wavelen, label: L(`L/low_freq_factor = ${num(b.low_freq_wavelen)}: longer scaled`, `L/low_freq_factor = ${num(b.low_freq_wavelen)}：更长的缩放`) });
+    thresholds.push({ y: b.high_freq_wavelen, name: 'L/high_freq_factor' }, { y: b.low_freq_wavelen, name: 'L/low_freq_factor' });
   }
   if (t.rope_type === 'yarn') {
     const bf = p.beta_fast ?? 32, bs = p.beta_slow ?? 1, y = t.yarn_correction_range;
-    en.push(`beta_fast ${num(bf)}, beta_slow ${num(bs)}${y ? `: ramp over pairs ${y.low} … ${y.high}` : ''}`);
-    zh.push(`beta_fast ${num(bf)}，beta_slow ${num(bs)}${y ? `：第 ${y.low} … ${y.high} 对线性过渡` : ''}`);
+    en.push(`beta_fast ${num(bf)}, beta_slow ${num(bs)}${y ? `: ramp over pairs ${num(y.low)} … ${num(y.high)}` : ''}`);
+    zh.push(`beta_fast ${num(bf)}，beta_slow ${num(bs)}${y ? `：第 ${num(y.low)} … ${num(y.high)} 对线性过渡` : ''}`);
     if (p.mscale || p.mscale_all_dim) { en.push(`mscale ${num(p.mscale ?? 0)}, mscale_all_dim ${num(p.mscale_all_dim ?? 0)}`); zh.push(`${t.source}.mscale = ${num(p.mscale ?? 0)}，${t.source}.mscale_all_dim = ${num(p.mscale_all_dim ?? 0)}`); }
-    if (L0) thresholds.push({ y: L0 / bf, label: L(`L/beta_fast = ${num(L0 / bf)}: shorter kept`, `L/beta_fast = ${num(L0 / bf)}：更短的保持`) },
-      { y: L0 / bs, label: L(`L/beta_slow = ${num(L0 / bs)}: longer scaled`, `L/beta_slow = ${num(L0 / bs)}：更长的缩放`) });
+    if (L0) thresholds.push({ y: L0 / bf, name: 'L/beta_fast' }, { y: L0 / bs, name: 'L/beta_slow' });
   }
   return { en, zh, thresholds };
 }

@@ -6,6 +6,14 @@ import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh, typeName
 const wave = (inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
 const num = (x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
 
+/** The plot's caption: what the short line labels stand for, and what the L/… lines mean when there are any. */
+function caption(marks, thresholds) {
+  if (!marks.length) return L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长');
+  const en = ['L = original_max_position_embeddings', 'max = max_position_embeddings'], zh = [...en];
+  if (thresholds) { en.push('the scaling keeps wavelengths below the lower L/… line and stretches those above the upper one'); zh.push('缩放保留下面那条 L/… 线以下的波长，拉长上面那条线以上的'); }
+  return L(`This model’s RoPE wavelengths, per layer type (${en.join('; ')})`, `该模型各层类型的 RoPE 波长（${zh.join('；')}）`);
+}
+
 export default {
   name: 'config-wavelengths',
   title: L('A model’s RoPE, from its config.json', '从 config.json 读出模型的 RoPE'),
@@ -33,15 +41,16 @@ export default {
       if (one || t.rope_type !== 'default') series.push({ y: wave(t.def), label: L(`${pre}wavelength, unscaled`, `${preZh}波长（未缩放）`), dash: [4, 3] });
       series.push({ y: wave(t.inv), label: L(`${pre}wavelength, ${t.rope_type}`, `${preZh}波长（${t.rope_type}）`) });
     }
-    // the lengths the scheme switches at (Llama 3's L/high_freq_factor and L/low_freq_factor, YaRN's L/beta_fast and
-    // L/beta_slow), then the training and the extended length; one line per length, labels joined where they coincide
-    /** @type {Map<number, {en: string[], zh: string[]}>} */
+    // one line per length: the training length L, where the scheme switches (Llama 3's L/high_freq_factor and
+    // L/low_freq_factor, YaRN's L/beta_fast and L/beta_slow) and the extended length max; names joined where they
+    // coincide, kept short (a phone-width plot has room for little; the caption says what L and max are)
+    /** @type {Map<number, string[]>} */
     const at = new Map();
-    const add = (y, label) => { if (!at.has(y)) at.set(y, { en: [], zh: [] }); at.get(y).en.push(label.en); at.get(y).zh.push(label.zh); };
-    for (const t of r.types) for (const m of scalingFacts(t).thresholds) add(m.y, m.label);
-    if (r.original) add(r.original, L(`original_max_position_embeddings = ${r.original}`, `原训练长度 original_max_position_embeddings = ${r.original}`));
-    if (r.max) add(r.max, L(`max_position_embeddings = ${r.max}`, `max_position_embeddings = ${r.max}`));
-    const marks = [...at].map(([y, l]) => ({ y, label: L(l.en.join(' · '), l.zh.join(' · ')) }));
+    const add = (y, name) => { if (!at.has(y)) at.set(y, []); at.get(y).push(name); };
+    if (r.original) add(r.original, 'L');
+    for (const t of r.types) for (const m of scalingFacts(t).thresholds) add(m.y, m.name);
+    if (r.max) add(r.max, 'max');
+    const marks = [...at].map(([y, names]) => ({ y, label: `${[...new Set(names)].join(' = ')} = ${num(y)}` }));
     const readouts = [{ id: 'info', label: L('read', '读出'), value: r.last,
       text: `rope_type = ${r.rope_type} · head_dim = ${r.head_dim} · rotary_dim = ${r.rotary_dim} · rope_theta = ${r.rope_theta} · max_position_embeddings = ${r.max} · attention_scaling = ${r.attention_scaling.toPrecision(6)}` }];
     for (const t of r.types) {
@@ -74,7 +83,7 @@ export default {
         text: L(notes.map((x) => x.en).join(' | '), notes.map((x) => x.zh).join('；')) });
     }
     return {
-      plot: { series, marks, caption: L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
+      plot: { series, marks, caption: caption(marks, r.types.some((t) => scalingFacts(t).thresholds.length)), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts,
     };
   },
