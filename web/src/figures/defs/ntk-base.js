@@ -11,8 +11,10 @@ import { extensionParams } from './wavelengths.js';
 
 const sub = (/** @type {number} */ x) => String(x).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
 
-/** One colour per scheme, as the context-extension figures use them (Okabe–Ito hues, colormap.js). */
-export const SCHEME_COLOURS = { linear: '#0072B2', ntk: '#D55E00', yarn: '#A6488B', llama3: '#8A6100', unscaled: '#6b6b75' };
+/** One colour per scheme, as the context-extension figure uses them (Okabe–Ito hues, colormap.js). */
+export const SCHEME_COLOURS = { linear: '#0072B2', ntk: '#D55E00', yarn: '#007A5A', llama3: '#8A6100', unscaled: '#6b6b75' };
+/** Dashes that tell the schemes apart without colour (the same as the context-extension figure's). */
+export const SCHEME_DASH = { llama3: [2, 2], unscaled: [4, 3] };
 
 export default {
   name: 'ntk-base',

@@ -26,7 +26,7 @@ export default {
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
   tries: [{ params: { m: 0, n: 0 }, look: L('Start the line at (0, 0): the flat line is the score of q with k at the same position, −0.0790, at every shift t; it is the main diagonal of the map.',
     '让线从 (0, 0) 出发：水平的线就是 q 与同一位置上的 k 的分数 −0.0790，对每个 t 都一样；它就是图的主对角线。') }],
-  panels: () => [{ id: 'map', block: 'heatmap', size: 360, palette: 'rdbu' }, { id: 'line', block: 'lines', height: 220 }],
+  panels: () => [{ id: 'map', block: 'heatmap', size: 440, palette: 'rdbu' }, { id: 'line', block: 'lines', height: 220 }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { head_dim: d, base, seq, m, n }) {
     const q = randomRows(pe, 1, d, 3, 'q').slice(0, d), k = randomRows(pe, 1, d, 4, 'k').slice(0, d);   // the first token's rows

@@ -6,7 +6,7 @@
 // between. Frequencies from the package (ropeInvFreqScaled; YaRN's ramp and Llama 3's bands as it reports them).
 import { L } from '../params.js';
 import { extensionParams } from './wavelengths.js';
-import { SCHEME_COLOURS as C } from './ntk-base.js';
+import { SCHEME_COLOURS as C, SCHEME_DASH } from './ntk-base.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ rotary_dim: number, rope_theta: number, original_max_position_embeddings: number, factor: number }} P */
 
@@ -51,7 +51,7 @@ export default {
         caption: L('Wavelength per pair, and the lengths where the schemes switch (tokens)', '每个通道对的波长，以及各方案切换处的长度（词元数）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('tokens', '词元数'),
       },
       stretch: {
-        series: keys.map((k) => ({ y: r.stretch[k], label: names[k], color: C[k] })),
+        series: keys.map((k) => ({ y: r.stretch[k], label: names[k], color: C[k], ...(k === 'llama3' && { dash: SCHEME_DASH.llama3 }) })),
         caption: L(`Stretch of each wavelength λ′ᵢ ÷ λᵢ (1 = kept, ${r.factor} = s)`, `每个波长被拉长的倍数 λ′ᵢ ÷ λᵢ（1 = 保持，${r.factor} = s）`), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('stretch', '倍数'),
       },
       readouts: [
