@@ -63,6 +63,8 @@ test('every gallery model renders in every config figure, with the numbers the p
     const line = await page.$eval('#config-model', (el) => [el.dataset.model, el.textContent]);
     assert.equal(line[0], id);
     assert.ok(line[1].startsWith(name) && line[1].includes(`rope_theta ${Number(r.rope_theta.toPrecision(6))}`), line[1]);
+    // the source names its organisation, as on the Hugging Face Hub (organisation/model)
+    assert.match(await page.$eval('#config-model code:nth-of-type(2)', (c) => c.textContent), /^[\w-]+\/[\w.-]+/, name);
     assert.equal(await page.$eval(`#config-gallery button[data-model="${id}"]`, (b) => b.getAttribute('aria-pressed')), 'true');
     // schedule: one cell per layer, or the note that there is none; M-RoPE: ids, or the note that it is not M-RoPE
     if (r.layers) assert.equal(csvRows(await csv('config-schedule'), 'strip').filter((c) => c.value !== 'NaN').length, r.layers.length, name);
@@ -109,6 +111,68 @@ test('a bad config replaces the old result with an error naming the key, in Engl
   assert.deepEqual(ctx.errors, []);
 });
 
+const marksOf = (id, p = page) => p.$eval(`#${id}`, (el) => el.shadowRoot.querySelector('[data-panel="plot"]').marks.map((m) => ({ x: m.x, y: m.y, label: m.label })));
+const note = (id, rid, p = page) => p.$eval(`#${id}`, (el, r) => el.shadowRoot.querySelector(`output[data-id="${r}"]`)?.parentElement.querySelector('.note')?.textContent ?? null, rid);
+
+test('Llama 3.1 and DeepSeek-V3: the scaling keys read, Llama 3’s bands and thresholds, YaRN’s β and ramp, mscale² explained', async () => {
+  // Llama 3.1 8B: low_freq_factor 1, high_freq_factor 4 from its file; the bands counted here from HF's rule
+  await page.click('#config-gallery button[data-model="llama-3.1-8b"]');
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  const llama = JSON.parse(fixture('Llama-3.1-8B.json')), rs = llama.rope_scaling, L0 = rs.original_max_position_embeddings;
+  const bands = [0, 0, 0];
+  for (let i = 0; i < 64; i++) { const lam = 2 * Math.PI * llama.rope_theta ** (2 * i / 128); bands[lam < L0 / rs.high_freq_factor ? 0 : lam > L0 / rs.low_freq_factor ? 2 : 1]++; }
+  assert.deepEqual(bands, [29, 6, 29]);
+  const b = pe.ropeFromConfig(fixture('Llama-3.1-8B.json')).llama3_bands;
+  assert.deepEqual([b.n_kept, b.n_smoothed, b.n_scaled], bands);
+  const type = await readoutText('config-wavelengths', 'type-full_attention');
+  assert.ok(type.includes(`low_freq_factor ${rs.low_freq_factor}, high_freq_factor ${rs.high_freq_factor}: pairs 29 kept / 6 smoothed / 29 scaled`), type);
+  assert.equal(await note('config-wavelengths', 'type-full_attention'), ' — read from: rope_scaling');
+  const ys = (await marksOf('config-wavelengths')).map((m) => m.y);
+  for (const y of [L0 / rs.high_freq_factor, L0 / rs.low_freq_factor]) assert.ok(ys.includes(y), `threshold ${y} drawn (${ys})`);
+  assert.ok((await page.$eval('#config-model', (el) => el.textContent)).includes('pairs 29 kept / 6 smoothed / 29 scaled'));
+  // identifiers in that line are set as code
+  const codes = await page.$$eval('#config-model > code', (cs) => cs.map((c) => c.textContent));
+  for (const k of ['full_attention', 'rope_scaling', 'low_freq_factor', 'high_freq_factor', 'attention_scaling']) assert.ok(codes.includes(k), `${k} as code (${codes})`);
+  // DeepSeek-V3: beta_fast / beta_slow / mscale / mscale_all_dim as in its file; the ramp from find_correction_range
+  await page.click('#config-gallery button[data-model="deepseek-v3"]');
+  assert.equal(await ready('config-wavelengths'), 'ok');
+  const ds = JSON.parse(fixture('DeepSeek-V3.json')), y = ds.rope_scaling, d = ds.qk_rope_head_dim, L1 = y.original_max_position_embeddings;
+  const dim = (beta) => (d * Math.log(L1 / (beta * 2 * Math.PI))) / (2 * Math.log(ds.rope_theta));
+  const ramp = [Math.floor(dim(y.beta_fast)), Math.ceil(dim(y.beta_slow))];
+  const t = await readoutText('config-wavelengths', 'type-full_attention');
+  assert.ok(t.includes(`beta_fast ${y.beta_fast}, beta_slow ${y.beta_slow}: ramp over pairs ${ramp[0]} … ${ramp[1]}`) && t.includes(`mscale ${y.mscale}, mscale_all_dim ${y.mscale_all_dim}`), t);
+  const mscale = 0.1 * y.mscale_all_dim * Math.log(y.factor) + 1;
+  assert.ok(Math.abs(await readout('config-wavelengths', 'mla') - mscale ** 2) < 1e-12);
+  assert.ok((await note('config-wavelengths', 'mla')).includes(`= ${Number(mscale.toPrecision(6))}`), await note('config-wavelengths', 'mla'));
+  const dy = (await marksOf('config-wavelengths')).map((m) => m.y);
+  for (const v of [L1 / y.beta_fast, L1 / y.beta_slow]) assert.ok(dy.includes(v), `threshold ${v} drawn (${dy})`);
+  // config-scale: the vertical line carries no label that could cross the mscale² line; the caption names it
+  assert.equal(await follows('config-scale', fixture('DeepSeek-V3.json')), 'ok');
+  assert.deepEqual((await marksOf('config-scale')).map((m) => [m.x, m.label]), [[L1, '']]);
+  assert.match(await page.$eval('#config-scale', (el) => el.shadowRoot.querySelector('[data-panel="plot"]').getAttribute('caption')), /original_max_position_embeddings = 4096/);
+  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-deepseek-en') });
+});
+
+test('Chinese: the package’s notes translated, layer types named in Chinese, no English note left in place', async () => {
+  const p = await ctx.open('/?lang=zh#config-reader', { width: 1280, height: 1400 });
+  await p.click('#config-gallery button[data-model="gemma-3-27b"]');
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  const w = pe.ropeFromConfig(fixture('gemma-3-27b-it.json')).warnings;
+  assert.ok(w.length > 0);
+  const notes = await readoutText('config-wavelengths', 'warnings', p);
+  assert.ok(!/原文见英文界面/.test(notes) && /中没有 .*采用 Hugging Face 中 gemma3_text 配置类的默认值/.test(notes), notes);
+  assert.match(await readoutText('config-wavelengths', 'type-sliding_attention', p) ?? '', /head_dim 128 中旋转 128 维/);
+  assert.match(await p.$eval('#config-wavelengths', (el) => el.shadowRoot.querySelector('output[data-id="type-sliding_attention"]').parentElement.firstChild.textContent), /滑动窗口注意力/);
+  assert.match(await note('config-wavelengths', 'type-full_attention', p), /读自：text_config\.rope_scaling/);
+  await p.click('#config-gallery button[data-model="qwen3.5-9b"]');
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  assert.match(await readoutText('config-wavelengths', 'mrope', p), /通道对个数/);
+  assert.equal(await follows('config-schedule', fixture('Qwen3.5-9B.json'), p), 'ok');
+  assert.match(await readoutText('config-schedule', 'type-full_attention', p), /（默认层类型，即结果顶层给出的 RoPE）$/);
+  await p.locator('#config-reader').screenshot({ path: shotPath('config-reader-zh-notes') });
+  await p.context().close();
+});
+
 // meta-llama/Llama-4-Scout-17B-16E: the text_config position keys as published (no_rope_layers: 1 = RoPE)
 const LLAMA4 = JSON.stringify({ architectures: ['Llama4ForConditionalGeneration'], model_type: 'llama4',
   text_config: { model_type: 'llama4_text', attention_chunk_size: 8192, attn_scale: 0.1, attn_temperature_tuning: true, floor_scale: 8192,
@@ -125,7 +189,7 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   for (const c of cells) {
     const layer = Number(c.col), nope = (layer + 1) % 4 === 0;
     assert.equal(c.value, nope ? '0' : '1', `layer ${layer}`);
-    assert.equal(rows[Number(c.row)], nope ? 'full' : 'chunked', `layer ${layer}`);
+    assert.equal(rows[Number(c.row)], nope ? 'full_attention' : 'chunked_attention', `layer ${layer}`);
   }
   assert.match(await readoutText('config-schedule', 'type-full_attention'), /^12 layers, no RoPE \(layers 3, 7, 11,/);
   assert.equal(await follows('config-scale', LLAMA4), 'ok');

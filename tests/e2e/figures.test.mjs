@@ -109,10 +109,23 @@ const REF = {
     return { panel: 'den', series: 'denominator, eq. (28)', values: r.denominator }; },
   explorer: () => { const r = pe.attention({ scheme: { type: 'rope' }, text: 'the cat chased the mouse under the old table', heads: 4, head_dim: 32, causal: true, seed: 0 });
     return { panel: 'A', values: r.probs.slice(0, r.seq * r.seq) }; },
+  'rope-clock': () => { const t = pe.ropeTablesScaled({ inv_freq: pe.ropeInvFreq({ rotary_dim: 8, rope_theta: 100 }), positions: [5] });
+    const q = pe.ropeApplyTables(Float32Array.from({ length: 8 }, (_, i) => (i % 2 ? 0 : 1)), { seq: 1, head_dim: 8, layout: 'interleaved', cos: t.cos, sin: t.sin });
+    return { panel: 'pair0', series: 'q', values: q.slice(0, 2), column: 'both' }; },
+  'rope-worked': () => { const t = pe.ropeTablesScaled({ inv_freq: pe.ropeInvFreq({ rotary_dim: 4, rope_theta: 10000 }), positions: [1] });
+    const q = pe.ropeApplyTables(Float32Array.from([1, 0.5, -0.5, 1]), { seq: 1, head_dim: 4, layout: 'interleaved', cos: t.cos, sin: t.sin });
+    return { panel: 'pair0', series: 'q @ 1', values: q.slice(0, 2), column: 'both' }; },
+  'rope-relative': () => { const q = randomRows(pe, 1, 16, 3, 'q').slice(0, 16), k = randomRows(pe, 1, 16, 4, 'k').slice(0, 16);
+    return { panel: 'map', values: Array.from({ length: 32 }, (_, m) => [...pe.ropeInnerProductSweep({ q, k, head_dim: 16, rope_theta: 100, q_position: m, k_start: 0, count: 32 })]).flat() }; },
+  'ntk-base': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq, n = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'ntk', factor: 8 });
+    return { panel: 'speed', series: `NTK-aware: base 10000 → ${Math.round(n.effective_base)}`, values: Float64Array.from(n.inv_freq, (w, i) => w / d[i]) }; },
+  'scaling-wavelengths': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq;
+    const y = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'yarn', factor: 8, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1 }).inv_freq;
+    return { panel: 'stretch', series: 'YaRN', values: Float64Array.from(y, (w, i) => d[i] / w) }; },
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 24);
+  assert.equal(figureNames.length, 29);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

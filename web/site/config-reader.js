@@ -8,6 +8,7 @@
 import init from 'posenc';
 import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
+import { scalingFacts, mscaleNote, typeNamed } from '../src/figures/defs/config-common.js';
 import { tr, onLang } from './state.js';
 import './config-reader.css';
 
@@ -33,16 +34,17 @@ const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecisio
 function facts(r) {
   const en = [], zh = [];
   for (const [type, t] of Object.entries(r.layer_types)) {
-    if (!t) { en.push(`${type}: no RoPE`); zh.push(`${type}：不用 RoPE`); continue; }
+    if (!t) { en.push(`${type}: no RoPE`); zh.push(`${typeNamed(type)}：不用 RoPE`); continue; }
     const scale = t.factor != null ? ` ×${num(t.factor)}` : '', orig = t.original_max_position_embeddings ? ` from ${t.original_max_position_embeddings} tokens` : '';
-    en.push(`${type}: ${t.rope_type}${scale}${orig}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}`);
-    zh.push(`${type}：${t.rope_type}${scale}${orig ? `（原长度 ${t.original_max_position_embeddings}）` : ''}，rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}`);
+    const f = scalingFacts(t), from = ` (read from ${t.source})`;
+    en.push(`${type}: ${t.rope_type}${scale}${orig}${from}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}${f.en.map((x) => `, ${x}`).join('')}`);
+    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}${orig ? `（原长度 ${t.original_max_position_embeddings}）` : ''}（读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
   }
   if (r.layers) {
     const nope = r.layers.filter((l) => !l.rope).length;
     en.push(`${r.layers.length} layers, ${nope} NoPE`); zh.push(`共 ${r.layers.length} 层，其中 ${nope} 层 NoPE`);
   }
-  if (r.mla) { en.push(`MLA: softmax scale ×${num(r.mla.softmax_scale_factor)} (mscale²)`); zh.push(`MLA：softmax 缩放 ×${num(r.mla.softmax_scale_factor)}（yarn_get_mscale²）`); }
+  if (r.mla) { const m = mscaleNote(r, r.mla); en.push(`MLA: ${m.en}`); zh.push(`MLA：${m.zh}`); }
   if (r.attn_temperature) {
     const { floor_scale: f, attn_scale: a, form } = r.attn_temperature;
     if (form === 'llama4') { en.push(`temperature tuning: floor_scale ${f}, attn_scale ${a}`); zh.push(`温度调节：floor_scale ${f}，attn_scale ${a}`); }
@@ -69,7 +71,9 @@ function describe() {
   if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT)); } catch { said = null; } }
   const strong = document.createElement('strong');
   strong.append(...name);
-  line.replaceChildren(strong, said ? tr(said) : '');
+  // identifiers (rope_theta, text_config.rope_scaling, full_attention …) set as code, in both languages
+  const parts = said ? tr(said).split(/([A-Za-z][\w]*_[\w.]*[A-Za-z\d])/) : [];
+  line.replaceChildren(strong, ...parts.map((x, i) => (i % 2 ? code(x) : x)));
   line.dataset.model = m?.id ?? '';
 }
 

@@ -25,10 +25,16 @@ import alibi from './defs/alibi.js';
 import xpos from './defs/xpos.js';
 import linearAttention from './defs/linear-attention.js';
 import explorer from './defs/explorer.js';
+import ropeClock from './defs/rope-clock.js';
+import ropeWorked from './defs/rope-worked.js';
+import ropeRelative from './defs/rope-relative.js';
+import ntkBase from './defs/ntk-base.js';
+import scalingWavelengths from './defs/scaling-wavelengths.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
-  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer];
+  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer,
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */

@@ -66,3 +66,67 @@ export function ropeTypes(r) {
 
 /** Short name of a layer type for labels ('sliding_attention' → 'sliding'). */
 export const shortType = (t) => t.replace(/_attention$/, '');
+
+/** A layer type in Chinese prose ('full_attention' → '全局注意力'); unknown types keep their identifier. */
+const TYPE_ZH = { full_attention: '全局注意力', sliding_attention: '滑动窗口注意力', chunked_attention: '分块注意力', linear_attention: '线性注意力',
+  global: '全局', local: '局部', conv: '卷积' };
+export const typeZh = (t) => TYPE_ZH[t] ?? TYPE_ZH[shortType(t)] ?? t;
+/** Short label of a layer type in a language: en 'full', zh '全局注意力'. */
+/** A layer type's identifier followed by its Chinese name: 'full_attention（全局注意力）'. */
+export const typeNamed = (t) => (typeZh(t) === t ? t : `${t}（${typeZh(t)}）`);
+
+const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
+
+/**
+ * The scaling parameters a layer type's RoPE was read with, beyond factor and rope_theta, as {en, zh} phrases:
+ * llama3's low_freq_factor / high_freq_factor and the bands the package computes (llama3_bands), YaRN's β_fast / β_slow,
+ * mscale / mscale_all_dim (when set) and the ramp (yarn_correction_range); and the wavelength thresholds for a plot
+ * ({y, name}: shorter wavelengths are kept, longer ones scaled; L = original_max_position_embeddings).
+ */
+export function scalingFacts(t) {
+  const p = t.params ?? {}, L0 = t.original_max_position_embeddings, en = [], zh = [], thresholds = [];
+  if (t.rope_type === 'llama3' && t.llama3_bands) {
+    const b = t.llama3_bands, lo = p.low_freq_factor ?? 1, hi = p.high_freq_factor ?? 4;
+    en.push(`low_freq_factor ${num(lo)}, high_freq_factor ${num(hi)}: pairs ${b.n_kept} kept / ${b.n_smoothed} smoothed / ${b.n_scaled} scaled (wavelength < ${num(b.high_freq_wavelen)} kept, > ${num(b.low_freq_wavelen)} divided by the factor)`);
+    zh.push(`low_freq_factor ${num(lo)}，high_freq_factor ${num(hi)}：通道对保持 ${b.n_kept} / 平滑过渡 ${b.n_smoothed} / 缩放 ${b.n_scaled}（波长 < ${num(b.high_freq_wavelen)} 保持，> ${num(b.low_freq_wavelen)} 除以 factor）`);
+    thresholds.push({ y: b.high_freq_wavelen, name: 'L/high_freq_factor' }, { y: b.low_freq_wavelen, name: 'L/low_freq_factor' });
+  }
+  if (t.rope_type === 'yarn') {
+    const bf = p.beta_fast ?? 32, bs = p.beta_slow ?? 1, y = t.yarn_correction_range;
+    en.push(`beta_fast ${num(bf)}, beta_slow ${num(bs)}${y ? `: ramp over pairs ${num(y.low)} … ${num(y.high)}` : ''}`);
+    zh.push(`beta_fast ${num(bf)}，beta_slow ${num(bs)}${y ? `：第 ${num(y.low)} … ${num(y.high)} 对线性过渡` : ''}`);
+    if (p.mscale || p.mscale_all_dim) { en.push(`mscale ${num(p.mscale ?? 0)}, mscale_all_dim ${num(p.mscale_all_dim ?? 0)}`); zh.push(`${t.source}.mscale = ${num(p.mscale ?? 0)}，${t.source}.mscale_all_dim = ${num(p.mscale_all_dim ?? 0)}`); }
+    if (L0) thresholds.push({ y: L0 / bf, name: 'L/beta_fast' }, { y: L0 / bs, name: 'L/beta_slow' });
+  }
+  return { en, zh, thresholds };
+}
+
+/**
+ * DeepSeek's softmax factor explained: mscale² with get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1
+ * (HF's DeepseekV3Attention; 1 when factor ≤ 1 or mscale_all_dim is 0).
+ */
+export function mscaleNote(t, mla) {
+  const p = t.params ?? {}, f = t.factor ?? 1, m = p.mscale_all_dim ?? 0;
+  const g = f <= 1 || !m ? 1 : 0.1 * m * Math.log(f) + 1;
+  return L(`softmax scale × mscale² = ${num(mla.softmax_scale_factor)}, mscale = get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·${num(m)}·ln ${num(f)} + 1 = ${num(g)}`,
+    `softmax 缩放 × get_mscale(factor, mscale_all_dim)² = ${num(mla.softmax_scale_factor)}，get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·log(factor) + 1 = 0.1·${num(m)}·log(${num(f)}) + 1 = ${num(g)}（log 为自然对数）`);
+}
+
+// The package's notes (ropeFromConfig(...).warnings, English sentences naming keys) → Chinese; a note no rule matches
+// is shown as written (its key names are identifiers).
+const NOTES = [
+  [/^(.+?): ignored; did you mean '(.+)'\?$/, "$1：已忽略；是不是想写 '$2'？"],
+  [/^(.+?): (.+) not in the config: the defaults of HF's (.*) config class$/, '$1 中没有 $2：采用 Hugging Face 中 $3 配置类的默认值'],
+  [/^(.+?): missing; HF v5 uses max_position_embeddings = (\d+), so the bands sit at the extended length$/,
+    '$1：缺失；Hugging Face v5 改用 max_position_embeddings = $2，所以频段的边界落在扩展后的长度上'],
+  [/^vision_config: no embed_dim \/ hidden_size and num_heads, so no vision_rope$/, 'vision_config：没有 embed_dim / hidden_size 与 num_heads，因此不给出 vision_rope'],
+  [/^(.+?): ignored \(rope_type '(.+)' does not read it\)$/, "$1：已忽略（rope_type '$2' 不读这个键）"],
+  [/^(.*)no_rope_layers: empty or not set; HF's default makes every 4th layer NoPE$/, '$1no_rope_layers：为空或未设置；按 Hugging Face 的默认值，每 4 层中有 1 层是 NoPE'],
+  [/^(.+?): dynamic NTK \((.+?)\) — .*effective_base is the base at seq_len = (\d+)$/s,
+    '$1：动态 NTK（$2）——每当最大位置 + 1 超过此前见过的最长长度，Hugging Face 就用 seq_len = 最大位置 + 1 重新计算 inv_freq（序列回到 max_position_embeddings 以内时恢复原值）；KV 缓存中已有的键保留旋转时所用底数的角度，所以超过 max_position_embeddings 后，缓存的键与新的键用的是不同的底数。effective_base 是 seq_len = $3 时的底数'],
+];
+/** One package note in both languages. */
+export function noteText(w) {
+  for (const [re, zh] of NOTES) if (re.test(w)) return L(w, w.replace(re, zh));
+  return L(w, w);
+}

@@ -2,15 +2,15 @@
 // with the config's scaled inv_freq (times attention_scaling², which multiplies cos and sin of both q and k) and with
 // the unscaled frequencies of the same rope_theta; divided by rotary_dim, so the unscaled curve starts at 1.
 import { L } from '../params.js';
-import { LLAMA4, configParam, fromConfig, ropeTypes, shortType } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh } from './config-common.js';
 
 const WIDTH = 900;
 
 export default {
   name: 'config-decay',
   title: L('The decay curve of a model’s RoPE', '模型 RoPE 的远程衰减曲线'),
-  description: L('⟨R_m q, R_n k⟩ / rotary_dim for q = k = all ones against the distance n − m, with the config’s frequencies (scaled, times attention_scaling²) and unscaled.',
-    'q = k = 全 1 时 ⟨R_m q, R_n k⟩ / rotary_dim 随距离 n − m 的变化：用 config 的频率（缩放后，乘 attention_scaling²）与未缩放的频率。'),
+  description: L('⟨Rₘq, Rₙk⟩ / rotary_dim for q = k = all ones against the distance n − m, with the config’s frequencies (scaled, times attention_scaling²) and unscaled.',
+    'q = k = 全 1 时 ⟨Rₘq, Rₙk⟩ / rotary_dim 随距离 n − m 的变化：用 config 的频率（缩放后，乘 attention_scaling²）与未缩放的频率。'),
   takeaway: L('Scaling slows the slow pairs down, so the score keeps its shape over a longer distance; YaRN also lifts it by attention_scaling².',
     '缩放让慢的通道对转得更慢，分数曲线的形状延续到更远的距离；YaRN 还把它整体乘以 attention_scaling²。'),
   params: {
@@ -30,7 +30,7 @@ export default {
     };
     const types = ropeTypes(r);
     for (const [name, t] of types) {
-      await sweep({ type: types.length > 1 ? shortType(name) : '', rope_type: t.rope_type }, t, t.inv_freq, t.attention_scaling ** 2);
+      await sweep({ type: types.length > 1 ? shortType(name) : '', typeZh: types.length > 1 ? typeZh(name) : '', rope_type: t.rope_type }, t, t.inv_freq, t.attention_scaling ** 2);
     }
     const top = r.layer_types[r.layer_type];
     if (types.some(([, t]) => t.rope_type !== 'default')) {
@@ -41,11 +41,11 @@ export default {
   render(r) {
     const dx = r.n / r.width;
     const label = (c) => (c.rope_type === null ? L('unscaled (rope_theta only)', '未缩放（只用 rope_theta）')
-      : L(`${c.type ? `${c.type}: ` : ''}${c.rope_type}`, `${c.type ? `${c.type}：` : ''}${c.rope_type}`));
+      : L(`${c.type ? `${c.type}: ` : ''}${c.rope_type}`, `${c.typeZh ? `${c.typeZh}：` : ''}${c.rope_type}`));
     const series = r.curves.map((c) => ({ y: c.max, y2: c.min, dx, label: label(c), ...(c.rope_type === null ? { dash: [4, 3] } : {}) }));
     const marks = r.original && r.original < r.n ? [{ x: r.original, label: L(`original_max_position_embeddings = ${r.original}`, `原训练长度 ${r.original}`) }] : [];
     return {
-      plot: { series, marks, caption: L('⟨R_m q, R_n k⟩ / rotary_dim, q = k = ones (line: max per pixel; band: min…max)', '⟨R_m q, R_n k⟩ / rotary_dim，q = k = 全 1（线：每像素最大值；带：最小…最大）'),
+      plot: { series, marks, caption: L('⟨Rₘq, Rₙk⟩ / rotary_dim, q = k = ones (line: max per pixel; band: min…max)', '⟨Rₘq, Rₙk⟩ / rotary_dim，q = k = 全 1（线：每像素最大值；带：最小…最大）'),
         xlabel: L('distance n − m', '距离 n − m'), ylabel: L('score / rotary_dim', '分数 / rotary_dim') },
       readouts: r.curves.map((c, i) => ({ id: `end${i}`, label: L(`at n − m = ${r.n - 1}, ${label(c).en}`, `n − m = ${r.n - 1} 处，${label(c).zh}`), value: c.last })),
     };

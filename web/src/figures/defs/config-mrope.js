@@ -50,12 +50,13 @@ export default {
       return { readouts: [{ id: 'none', label: L('M-RoPE', 'M-RoPE'), value: NaN,
         text: L('not an M-RoPE model: its config has no mrope_section', '不是 M-RoPE 模型：config 中没有 mrope_section') }] };
     }
-    const short = { text: 'txt', image: 'img', '<vision_start>': '<vs>', '<vision_end>': '<ve>' };
+    // column labels the same in every language (the caption says what they mean)
+    const short = { text: '·', image: '▦', '<vision_start>': '[', '<vision_end>': ']' };
     const img = r.tokens.indexOf('image');
     return {
       ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]),
-        caption: L(`position ids (t, h, w): ${BEFORE} text tokens, an image of ${r.h}×${r.w} patches (${(r.h / 2) * (r.w / 2)} tokens after the 2×2 merge), ${AFTER} text tokens`,
-          `位置编号（t、h、w）：${BEFORE} 个文字词元、一张 ${r.h}×${r.w} 个图块的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元）、${AFTER} 个文字词元`),
+        caption: L(`position ids (t, h, w): ${BEFORE} text tokens (·), an image of ${r.h}×${r.w} patches (${(r.h / 2) * (r.w / 2)} tokens ▦ after the 2×2 merge, between [ vision_start and ] vision_end), ${AFTER} text tokens`,
+          `位置编号（t、h、w）：${BEFORE} 个文字词元（·）、一张 ${r.h}×${r.w} 个图块的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元 ▦，夹在 [ vision_start 与 ] vision_end 之间）、${AFTER} 个文字词元`),
         xlabel: L('token →', '词元 →'), ylabel: L('axis', '轴') },
       axes: { data: r.axes, rows: 1, cols: r.half, vmin: 0, vmax: 2,
         caption: L(`frequency pair → axis (0 = t, 1 = h, 2 = w): mrope_section [${r.section.join(', ')}], ${r.interleaved ? 'interleaved' : 'contiguous'}`,

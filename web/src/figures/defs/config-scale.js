@@ -46,7 +46,8 @@ export default {
     const first = r.longSet.indexOf(1);
     const regions = first >= 0 ? [{ x0: r.x[first], x1: r.end, label: L('LongRoPE long_factor in use', '使用 LongRoPE 的 long_factor') }] : [];
     const marks = [];
-    if (r.original) marks.push({ x: r.original, label: L(`original_max_position_embeddings = ${r.original}`, `原训练长度 ${r.original}`) });
+    // the line is named in the caption: a label at the top of the plot would cross a constant factor drawn there (DeepSeek's mscale²)
+    if (r.original) marks.push({ x: r.original, label: '' });
     const last = r.x.length - 1, readouts = [
       { id: 'scaling', label: L('attention_scaling', 'attention_scaling'), value: r.scaling[last] },
     ];
@@ -56,7 +57,8 @@ export default {
       readouts.push({ id: 'temperature', label: L(`query scale at position ${r.x[last]}`, `位置 ${r.x[last]} 处的查询缩放`), value: r.temp[last], note: L(f, f) });
     }
     return {
-      plot: { series, marks, regions, caption: L('Scale factors at each position (sequence length = position + 1)', '各位置（序列长度 = 位置 + 1）上的缩放因子'),
+      plot: { series, marks, regions, caption: r.original ? L(`Scale factors at each position (sequence length = position + 1); dashed line: original_max_position_embeddings = ${r.original}`, `各位置（序列长度 = 位置 + 1）上的缩放因子；虚线：原训练长度 original_max_position_embeddings = ${r.original}`)
+        : L('Scale factors at each position (sequence length = position + 1)', '各位置（序列长度 = 位置 + 1）上的缩放因子'),
         xlabel: L('position p', '位置 p'), ylabel: L('factor', '因子') },
       readouts,
     };

@@ -1,7 +1,7 @@
 // Section 6: a config's layer schedule (pe.ropeFromConfig(...).layers): one row per layer type, one cell per decoder
 // layer — 1 where the layer rotates (RoPE), 0 where it has no positions at all (NoPE), blank for the other rows.
 import { L } from '../params.js';
-import { LLAMA4, configParam, fromConfig, shortType } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, typeNamed } from './config-common.js';
 
 const list = (xs) => (xs.length > 12 ? `${xs.slice(0, 12).join(', ')}, …` : xs.join(', '));
 
@@ -34,14 +34,14 @@ export default {
     }
     const { n, types, data, summary } = r.layers;
     return {
-      strip: { data, rows: types.length, cols: n, vmin: 0, vmax: 1, rowLabels: types.map(shortType), colLabels: Array.from({ length: n }, (_, i) => String(i)),
+      strip: { data, rows: types.length, cols: n, vmin: 0, vmax: 1, rowLabels: types,   // identifiers (full_attention …), the same in every language colLabels: Array.from({ length: n }, (_, i) => String(i)),
         caption: L('layer schedule: 1 = RoPE, 0 = NoPE (no positions), grey = another type', '层的排布：1 = RoPE，0 = NoPE（无位置），灰色 = 其他类型'),
         xlabel: L('decoder layer →', '解码层 →'), ylabel: L('layer type', '层类型') },
-      readouts: summary.map((s) => ({ id: `type-${s.type}`, label: L(s.type, s.type), value: s.count,
+      readouts: summary.map((s) => ({ id: `type-${s.type}`, label: L(s.type, typeNamed(s.type)), value: s.count,
         text: s.nope.length === s.count
           ? L(`${s.count} layers, no RoPE (layers ${list(s.nope)})`, `${s.count} 层，不用 RoPE（第 ${list(s.nope)} 层）`)
           : L(`${s.count} layers, RoPE: ${s.rope}${s.nope.length ? `; NoPE: layers ${list(s.nope)}` : ''}${s.type === r.layer_type ? ' (the top-level RoPE)' : ''}`,
-            `${s.count} 层，RoPE：${s.rope}${s.nope.length ? `；NoPE：第 ${list(s.nope)} 层` : ''}${s.type === r.layer_type ? '（顶层结果的 RoPE）' : ''}`) })),
+            `${s.count} 层，RoPE：${s.rope}${s.nope.length ? `；NoPE：第 ${list(s.nope)} 层` : ''}${s.type === r.layer_type ? '（默认层类型，即结果顶层给出的 RoPE）' : ''}`) })),
     };
   },
 };
