@@ -26,8 +26,11 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
     look.className = 'try-look';
     const row = document.createElement('div');
     row.className = 'try-row';
-    row.style.flexBasis = '100%';   // one try per line (CSSOM, allowed under the page's Content-Security-Policy)
-    row.append(b, ' ', look);
+    // one try per line; the gap between button and sentence is a margin, not a space (no space between Chinese
+    // characters in the rendered text). CSSOM, allowed under the page's Content-Security-Policy.
+    row.style.flexBasis = '100%';
+    look.style.marginLeft = '0.5em';
+    row.append(b, look);
     box.append(row);
     return { b, look, t };
   });
