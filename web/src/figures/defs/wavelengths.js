@@ -30,7 +30,7 @@ export default {
       wave: { series: [{ y: r.wave, kind: 'points', label: L('wavelength 2π/θᵢ', '波长 2π/θᵢ') }],
         marks: [{ y: orig, label: L(`training length ${orig}`, `训练长度 ${orig}`), color: '#D55E00' }, { y: target, label: L(`target ${target}`, `目标 ${target}`), color: '#007A5A' }],
         caption: L('Wavelength per pair against the training length', '每对的波长与训练长度'), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
-      readouts: [{ id: 'incomplete', label: L('pairs that do not finish a turn within the training length', '训练长度内转不满一圈的对数'), value: r.incomplete, text: `${r.incomplete} / ${r.pairs}` }],
+      readouts: [{ id: 'incomplete', label: L('pairs that do not finish a turn within the training length', '训练长度内转不满一圈的通道对个数'), value: r.incomplete, text: `${r.incomplete} / ${r.pairs}` }],
     };
   },
 };
