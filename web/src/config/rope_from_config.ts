@@ -4,11 +4,13 @@ import type { RawModule, RawScaledInvFreq } from '../raw.js';
 import { rawScaling } from '../rope_config.js';
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
 import { PosencError, check, show } from '../validate.js';
-import { any, array, f64, int, optional, parse } from '../options.js';
+import { any, array, f64, int, oneOf, optional, parse } from '../options.js';
 import type { Schema } from '../options.js';
 import type { ScaledInvFreq } from '../rope_scaling.js';
 import { readConfig } from './read.js';
 import type { ConfigLayout, ConfigPlan, RopeSpec } from './read.js';
+import { ENGINES, applyEngine } from './engines.js';
+import type { Engine } from './engines.js';
 
 /**
  * One RoPE of a config (one layer type's): its frequencies as {@link Posenc.ropeInvFreqScaled} gives them (attention_scaling,
@@ -71,6 +73,10 @@ export interface RopeFromConfig extends ConfigRope {
   vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
   warnings: string[];
+  /** Whose reading of the config this is ('transformers', the reference, unless asked for another engine). */
+  engine: Engine;
+  /** Where the engine's reading differs from transformers': what, and the engine's code it comes from. */
+  engine_notes: string[];
 }
 
 /** Re-throws a core error with the config key path in front of its field name. */
@@ -118,10 +124,15 @@ function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: 
   });
 }
 
-const FROM_CONFIG: Schema = { seq_len: optional(int(0, 2 ** 40)) };
+const FROM_CONFIG: Schema = {
+  seq_len: optional(int(0, 2 ** 40)), engine: oneOf(ENGINES, 'transformers'), n_ctx: optional(int(1, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)),
+};
 
 export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unknown): RopeFromConfig {
-  const seq: number | undefined = parse('ropeFromConfig', FROM_CONFIG, options).seq_len;
+  const o = parse('ropeFromConfig', FROM_CONFIG, options);
+  const seq: number | undefined = o.seq_len;
+  if (o.n_ctx !== undefined && o.engine !== 'llama.cpp') throw new PosencError(`n_ctx: only with engine 'llama.cpp' (got engine '${o.engine}')`);
+  if (o.max_model_len !== undefined && o.engine !== 'vllm') throw new PosencError(`max_model_len: only with engine 'vllm' (got engine '${o.engine}')`);
   const plan = readConfig(config);
   const layer_types: Record<string, ConfigRope | false> = {};
   for (const [t, spec] of Object.entries(plan.types)) layer_types[t] = spec ? computeRope(raw, spec, plan, seq ?? 0) : false;
@@ -154,11 +165,12 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
     const at = q === null ? null : q < 0 ? 1 : check(raw.llama4AttnScales(Float64Array.of(q), floor_scale, attn_scale))[0];
     attn_temperature = { floor_scale, attn_scale, form, scale_at_seq_len: at };
   }
-  return {
+  const hf: RopeFromConfig = {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
     mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
-    vision_rope: plan.vision_rope, warnings,
+    vision_rope: plan.vision_rope, warnings, engine: 'transformers', engine_notes: [],
   };
+  return o.engine === 'transformers' ? hf : applyEngine(raw, hf, o.engine, { n_ctx: o.n_ctx, max_model_len: o.max_model_len });
 }
 
 /** Options of {@link Posenc.mropePositionIds}, names as HF `get_rope_index`. */
