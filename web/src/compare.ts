@@ -277,7 +277,7 @@ export function compareRopeOf(a: unknown, b: unknown, options: unknown): Compare
   }
   const by: Record<string, RopeComparison | null> = {};
   const types = [...new Set([...Object.keys(da.layer_types ?? {}), ...Object.keys(db.layer_types ?? {})])];
-  if (types.length > 1 || (types.length === 1 && da.layer_types && db.layer_types)) {
+  if (types.length > 1) {
     for (const t of types) {
       const ra = da.layer_types ? ofType(da, t) : da, rb = db.layer_types ? ofType(db, t) : db;
       by[t] = ra && rb ? (t === lt ? top : run(sideOf(`a.layer_types.${t}`, ra), sideOf(`b.layer_types.${t}`, rb))) : null;

@@ -1,0 +1,9 @@
+// The Node file functions the command line (cli.ts) uses, declared here so that no @types/node is needed (declarations
+// of one module merge with ambient.d.ts's).
+declare module 'node:fs/promises' {
+  export function readFile(path: string, encoding: 'utf8'): Promise<string>;
+  export function open(path: string, flags: 'r'): Promise<{
+    read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+    close(): Promise<void>;
+  }>;
+}
