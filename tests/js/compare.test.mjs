@@ -153,3 +153,19 @@ test('bad input: clear errors naming the side and field, finite out at the caps'
   const r = pe.compareRope({ inv_freq: [1e6, 5e-324], attention_scaling: 1e100 }, { inv_freq: [0, 1] }, { positions: 2 ** 31 - 1, samples: 64 });
   for (const k of ['dcos', 'dsin', 'score_error_ones', 'score_error_random']) assert.ok(r[k].every(Number.isFinite), k);
 });
+
+test('the rope-compare figure draws compareRope\'s numbers, and its takeaway holds: the error grows with the distance', async () => {
+  const { default: fig } = await import('../../web/src/figures/defs/rope-compare.js');
+  const p = Object.fromEntries(Object.entries(fig.params).map(([k, s]) => [k, s.default]));
+  const r = await fig.compute(pe, p, { checkpoint: async () => {} });
+  const c = pe.compareRope(pe.ropeFromConfig(p.a), pe.ropeFromConfig(p.b), { positions: p.positions, samples: 8192 });
+  assert.deepEqual(r.ratio, c.freq_ratio);
+  assert.equal(r.max_ones, c.max_score_error_ones);
+  assert.equal(Math.max(...r.ones), c.max_score_error_ones); // the per-pixel maxima keep the largest error
+  // Llama 3.1 vs 3.2: below 1 % of the largest error over the first pixel (distances ≤ 145), the largest far out
+  assert.ok(r.ones[0] < 0.01 * r.max_ones, `${r.ones[0]} vs ${r.max_ones}`);
+  assert.ok(r.ones.slice(r.bins / 2).some((x) => x > 0.5 * r.max_ones));
+  const out = fig.render(r);
+  assert.match(out.readouts[0].text.en, /^inv_freq/);
+  assert.match(out.readouts[0].text.zh, /^频率不同（inv_freq/);
+});

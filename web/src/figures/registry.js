@@ -25,10 +25,11 @@ import alibi from './defs/alibi.js';
 import xpos from './defs/xpos.js';
 import linearAttention from './defs/linear-attention.js';
 import explorer from './defs/explorer.js';
+import ropeCompare from './defs/rope-compare.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
-  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer];
+  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer, ropeCompare];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
