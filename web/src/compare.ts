@@ -313,7 +313,7 @@ export class CompareApi extends Core {
    * [0, 1e6], attention_scaling in (0, 1e100] (finite in, finite out), samples ≤ 65536.
    * @throws PosencError naming the side and field (`a.inv_freq[3]: …`) or the option.
    */
-  compareRope(a: RopeDescription, b: RopeDescription, options: CompareRopeOptions = {}): CompareRopeResult {
+  compareRope(a: RopeDescription, b: RopeDescription, options?: CompareRopeOptions): CompareRopeResult {
     return compareRopeOf(a, b, options);
   }
 }
