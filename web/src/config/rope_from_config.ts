@@ -26,6 +26,8 @@ export interface ConfigRope extends ScaledInvFreq {
   rotary_dim: number;
   partial_rotary_factor: number;
   rope_theta: number;
+  /** HunYuan's dynamic NTK `alpha`: a fixed base rope_theta·alpha^(d/(d−2)) (effective_base), else null. */
+  ntk_alpha: number | null;
   max_position_embeddings: number | null;
   original_max_position_embeddings: number | null;
   /** rotary_dim/2 inverse frequencies, float64 (exact; HF's float32 ones are up to ~6 ulp off for llama3/longrope). */
@@ -100,23 +102,40 @@ function located<T>(spec: RopeSpec, tp: string, f: () => T): T {
   }
 }
 
+/** Largest attention_scaling accepted: it multiplies cos and sin, its square every score (float32 tables stay finite). */
+const MAX_ATTENTION_SCALING = 1e15;
+
+/** Finite in, finite out: a result that overflows (dynamic NTK's base at a huge seq_len, a huge YaRN magnitude) is refused. */
+function finiteOut(spec: RopeSpec, r: RawScaledInvFreq, seq_len: number): void {
+  if (!Number.isFinite(r.effectiveBase) || !r.invFreq.every(Number.isFinite)) {
+    throw new PosencError(`${spec.source}.factor: the scaled base overflows float64${seq_len ? ` at seq_len = ${seq_len}` : ''} (got effective base ${show(r.effectiveBase)})`);
+  }
+  if (!(r.attentionScaling <= MAX_ATTENTION_SCALING)) {
+    const key = spec.dict.attention_factor !== undefined ? 'attention_factor' : spec.dict.mscale !== undefined ? 'mscale' : 'factor';
+    throw new PosencError(`${spec.source}.${key}: gives attention_scaling ${show(r.attentionScaling)}, must be at most ${MAX_ATTENTION_SCALING} (it multiplies cos and sin, and its square every score)`);
+  }
+}
+
 function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: number): ConfigRope {
   return located(spec, plan.text_path, () => {
     const rotary_dim = spec.rope_type === 'proportional' ? spec.head_dim
       : spec.rotary_dim ?? check(raw.rotaryDimFor(spec.head_dim, spec.partial_rotary_factor));
+    // HunYuan's dynamic NTK alpha: a fixed base θ·alpha^(d/(d−2)), computed as 'default' at that base
+    const base = spec.ntk_alpha === null ? spec.rope_theta : spec.rope_theta * spec.ntk_alpha ** (rotary_dim / (rotary_dim - 2));
     const params: RopeScalingParams = {
       ...(spec.dict as Partial<RopeScalingParams>),
       rope_type: spec.rope_type,
-      rope_theta: spec.rope_theta,
+      rope_theta: base,
       rotary_dim,
       ...(spec.rope_type === 'proportional' ? { partial_rotary_factor: spec.partial_rotary_factor } : {}),
       ...(spec.max_position_embeddings !== null ? { max_position_embeddings: spec.max_position_embeddings } : {}),
       ...(spec.original_max_position_embeddings !== null ? { original_max_position_embeddings: spec.original_max_position_embeddings } : {}),
     };
     const r: RawScaledInvFreq = check(raw.ropeInvFreqScaled(rawScaling(params as unknown as Record<string, unknown>), seq_len));
+    finiteOut(spec, r, seq_len);
     return {
-      rope_type: spec.rope_type, source: spec.source, head_dim: spec.head_dim, rotary_dim,
-      partial_rotary_factor: spec.partial_rotary_factor, rope_theta: spec.rope_theta,
+      rope_type: spec.ntk_alpha === null ? spec.rope_type : 'dynamic', source: spec.source, head_dim: spec.head_dim, rotary_dim,
+      partial_rotary_factor: spec.partial_rotary_factor, rope_theta: spec.rope_theta, ntk_alpha: spec.ntk_alpha,
       max_position_embeddings: spec.max_position_embeddings, original_max_position_embeddings: spec.original_max_position_embeddings,
       inv_freq: r.invFreq, attention_scaling: r.attentionScaling, effective_base: r.effectiveBase, factor: r.factor,
       yarn_correction_range: r.yarn, llama3_bands: r.bands, longrope_factors: r.longropeFactors, layout: plan.layout, params,
