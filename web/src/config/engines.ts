@@ -11,7 +11,7 @@ export type Engine = 'transformers' | 'vllm' | 'llama.cpp';
 export const ENGINES: readonly Engine[] = ['transformers', 'vllm', 'llama.cpp'];
 
 /** Where each rule comes from (code at a commit; issues with the numbers they report). */
-export const SOURCES = {
+const SOURCES = {
   vllm_get_rope: 'vllm-project/vllm@07b12f1b vllm/model_executor/layers/rotary_embedding/__init__.py (get_rope)',
   vllm_dynamic: 'vllm-project/vllm@3cfbaf33 vllm/model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py',
   vllm_longrope: 'vllm-project/vllm@17d618b0 vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py',

@@ -54,7 +54,7 @@ export function checkRopeType(path: string, v: unknown, d: Obj): unknown {
 /**
  * HunYuan's dynamic NTK with `alpha` (HunYuan's DynamicNTKAlphaRotaryEmbedding; vllm-project/vllm@a42938c2
  * dynamic_ntk_alpha_rope.py): a static base θ·alpha^(d/(d−2)) at every length. Returns the dict to read as 'default' with
- * that base (set in config/rope_from_config.ts, where d is known), or null when the dict is not one.
+ * that base (set where the rotary dimension d is known), or null when the dict is not one.
  */
 export function ntkAlpha(d: Obj, path: string): { alpha: number; dict: Obj } | null {
   const type = d.rope_type ?? d.type;
