@@ -6,6 +6,7 @@ import { AlibiApi } from './alibi.js';
 import { AttentionApi } from './attention.js';
 import { DecayApi } from './decay.js';
 import { EngineApi } from './engine.js';
+import { GgufApi } from './gguf.js';
 import { LearnedApi } from './learned.js';
 import { MropeApi } from './mrope.js';
 import { RelativeApi } from './relative.js';
@@ -15,11 +16,11 @@ import { SinusoidalApi } from './sinusoidal.js';
 import { XposApi } from './xpos.js';
 
 const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
-  AttentionApi, EngineApi, DecayApi];
+  AttentionApi, EngineApi, DecayApi, GgufApi];
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
-  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi {}
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi {}
 export class Posenc extends Core {
   /**
    * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to
