@@ -20,7 +20,7 @@ export class GgufApi extends Core {
    * The header of a GGUF file (versions 1–3, little-endian): its key–values in file order (also as `metadata` by
    * key; uint64/int64 as BigInt; arrays over 4096 elements and strings over 1 MiB are walked over, not stored: value
    * null, `skipped: true`), tensor infos, alignment and data offset. A File/Blob, FileHandle or path is read in a
-   * window of its first 1 MiB, grown (at least doubled) only while the header needs more; tensor data is never read.
+   * window of its first 1 MiB, grown (×1.5 at least) only while the header needs more; tensor data is never read.
    * Caps: header ≤ 256 MiB, ≤ 2^20 key–values and tensors, arrays nested ≤ 4 deep, ≤ 4 dims. Errors start with
    * `gguf:` (not a GGUF file, big-endian, unknown version or value type, a length past the end of the file, duplicate
    * keys or tensor names, a bad general.alignment or tensor offset) or `source:`.

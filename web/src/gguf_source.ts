@@ -1,7 +1,8 @@
 // Reading a .gguf file's header and a few small tensors without reading the rest of it: from bytes in memory, a
 // browser File/Blob (through slice()), a Node FileHandle, or (Node entry only) a path. The C++ reader
 // (cpp/src/gguf.cpp) parses a window of the first bytes and answers {need} while the header runs past it; the window
-// then grows (at least doubling) and only the new bytes are read.
+// then grows (by half at least: the reader re-parses each window, and a larger step would read further past the header)
+// and only the new bytes are read.
 import type { RawModule } from './raw.js';
 import { PosencError, check, show } from './validate.js';
 
@@ -112,7 +113,7 @@ async function readerOf(source: unknown): Promise<Reader> {
   throw new PosencError(`source: must be a Uint8Array, ArrayBuffer, Blob/File, FileHandle or path (got ${show(source)})`);
 }
 
-/** First window: 1 MiB covers most headers without a tokenizer; the window at least doubles while the header needs more. */
+/** First window: 1 MiB covers most headers without a tokenizer; the window grows ×1.5 (or to what the reader asks) while the header needs more. */
 export const FIRST_WINDOW = 1 << 20;
 
 /** An open GGUF file: its header, and reads of small tensors by name. */
@@ -131,7 +132,7 @@ export async function openGguf(raw: RawModule, source: unknown): Promise<GgufFil
     type Parsed = { need: number } | (Omit<GgufHeader, 'metadata' | 'bytes_read' | 'file_size'>);
     let parsed = check(raw.ggufReadHeader(window, r.size)) as Parsed;
     while ('need' in parsed) {
-      const next = Math.min(r.size, Math.max(parsed.need, 2 * window.length));
+      const next = Math.min(r.size, Math.max(parsed.need, Math.ceil(1.5 * window.length)));
       const grown = new Uint8Array(next);
       grown.set(window);
       grown.set(await r.read(window.length, next - window.length), window.length);
