@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ok = false;
   }
   // the JS window loop: start small, grow to max(need, 2·window) until the header is read or refused
-  std::size_t window = std::min<std::size_t>(size, 64);
+  std::size_t window = std::min<std::size_t>(size, std::max<std::size_t>(64, size / 8));
   while (true) {
     GgufRead r;
     try {
