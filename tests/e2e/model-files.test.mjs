@@ -83,7 +83,17 @@ test('a picked config.json, a dropped one, a bad one, a .gguf without a reader',
   await page.waitForFunction(() => /rope_scaling\.factor/.test(document.querySelector('#model-files .model-files-slot[data-slot="B"] .error').textContent));
   assert.equal((await verdict()).text, '');
   assert.equal(await page.$eval('#model-files-compare', (el) => el.hidden), true);
-  // a .gguf (the magic is enough to tell): read by pe.ropeFromGGUF where the package has it, else a clear note
+  // a real .gguf (the converter's header for Llama 3.1 8B) beside its config.json: the same RoPE, read by pe.ropeFromGGUF
+  await pair('llama');
+  const ggufPath = new URL('../fixtures/gguf/Llama-3.1-8B.gguf', import.meta.url);
+  await page.setInputFiles('#model-files .model-files-slot[data-slot="B"] input[type=file]',
+    { name: 'Llama-3.1-8B.gguf', mimeType: 'application/octet-stream', buffer: readFileSync(ggufPath) });
+  await page.waitForFunction(() => document.querySelector('#model-files .model-files-verdict').dataset.agree === 'true');
+  const g = pe.compareRope(pe.ropeFromConfig(fixture('Llama-3.1-8B.json')), await pe.ropeFromGGUF(readFileSync(ggufPath)));
+  assert.ok((await verdict()).text.includes(g.verdict));
+  assert.equal(await cell('read by', 1), 'llama.cpp (GGUF)');
+  assert.equal(await page.$eval('#model-files-compare', (el) => el.hidden), true); // the figure takes two configs
+  // a broken .gguf (the magic is enough to tell it is one): the reader's message
   const hasGGUF = typeof pe.ropeFromGGUF === 'function';
   await page.setInputFiles('#model-files .model-files-slot[data-slot="B"] input[type=file]',
     { name: 'model.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('GGUF\x03\x00\x00\x00') });

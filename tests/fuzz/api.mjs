@@ -22,12 +22,14 @@ import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npyFile, safetensorsFile } from '../js/files.mjs';
+import { T as G, ggufFile, f32Bytes } from '../js/gguf-writer.mjs';
 
 const CONFIG_READERS = new Set(['ropeFromConfig']);
 // Methods whose leading arguments are not an options object: their generated leads (RoPE descriptions, a config) and
 // the arity the runner shapes calls to (ropeFromConfig's options are optional, so its .length is 1).
 const ARITY = { ropeFromConfig: 2, compareRope: 3 };
 const arityOf = (pe, m) => ARITY[m] ?? pe[m].length;
+const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader']);  // return Promises: awaited
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
 const BATCH = 500;  // calls generated per fast-check sample; call i is reproducible from (seed, i)
 
@@ -142,8 +144,8 @@ async function callGenerator() {
   const ints = fc.array(fc.integer({ min: -4, max: 40 }), { maxLength: 24 });
   const text = fc.oneof(fc.constantFrom('the cat sat', '猫 抓 老鼠', 'a b c d', '', ' ', 'a'), fc.string({ maxLength: 40 }),
     fc.array(fc.constantFrom('the', 'cat', '猫', 'x', 'mouse'), { maxLength: 12 }).map((a) => a.join(' ')));
-  const bytes = fc.oneof(fc.uint8Array({ maxLength: 256 }), fc.constant(npyBytes()), fc.constant(safetensorsBytes()),
-    fc.tuple(fc.constantFrom(npyBytes(), safetensorsBytes()), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 255 }))
+  const bytes = fc.oneof(fc.uint8Array({ maxLength: 256 }), fc.constant(npyBytes()), fc.constant(safetensorsBytes()), fc.constant(ggufBytes()),
+    fc.tuple(fc.constantFrom(npyBytes(), safetensorsBytes(), ggufBytes()), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 255 }))
       .map(([b, i, v]) => { const c = b.slice(); c[i % c.length] = v; return c; }));
   const word = fc.constantFrom(...words);
   const scheme = fc.record({ type: word }, { requiredKeys: [] });
@@ -235,6 +237,8 @@ function plausible(key, words) {
 function discoverKeys(pe, methods, PosencError, words) {
   const found = {};
   for (const m of methods) {
+    // the asynchronous GGUF readers take a source (bytes here) first
+    if (ASYNC_READERS.has(m)) { found[m] = m === 'ropeFromGGUF' ? { keys: ['seq_len'], base: [ggufBytes(), {}], ok: true } : { keys: [], base: [], ok: false }; continue; }
     const keys = new Set(), opts = {}, tried = new Set();
     const arity = pe[m].length;
     let lead = new Float32Array(32).fill(0.5);
@@ -291,7 +295,7 @@ function shaped(c, arity) {
     for (let i = 0; i < args.length; i++) if (ArrayBuffer.isView(args[i]) && !(args[i] instanceof Uint8Array)) args[i] = new Float32Array(n).map((_, j) => Math.sin(j + 1));
     for (const k of ['x', 'q', 'k', 'v', 'p', 'data', 'table']) if (k in opts && (ArrayBuffer.isView(opts[k]) || Array.isArray(opts[k]))) opts[k] = new Float32Array(n).map((_, j) => Math.cos(j));
   }
-  if (c.bytesFirst && /npy|safetensors/i.test(c.method)) args[0] = c.b;
+  if ((c.bytesFirst || (ASYNC_READERS.has(c.method) && c.b)) && /npy|safetensors|gguf/i.test(c.method)) args[0] = c.b;
   return args;
 }
 
@@ -321,6 +325,11 @@ function show(v, depth = 0) {
 }
 
 const npyBytes = () => npyFile('<f4', [2, 3], new Float32Array([0.5, -1, 2, 3, 4, 5]));
+// A llama GGUF with the rope keys and a rope_freqs tensor (tests/js/gguf-writer.mjs).
+const ggufBytes = () => ggufFile({ kv: [['general.architecture', G.str, 'llama'], ['llama.embedding_length', G.u32, 64],
+  ['llama.attention.head_count', G.u32, 4], ['llama.context_length', G.u32, 4096], ['llama.rope.freq_base', G.f32, 500000],
+  ['llama.rope.scaling.type', G.str, 'yarn'], ['llama.rope.scaling.factor', G.f32, 4], ['llama.rope.scaling.original_context_length', G.u32, 1024]],
+tensors: [{ name: 'rope_freqs.weight', dims: [8], type: 0, data: f32Bytes([1, 1, 1, 2, 3, 4, 8, 8]) }] });
 const safetensorsBytes = () => safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape: [2, 3], data_offsets: [0, 24] } },
   new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6]).buffer));
 
@@ -365,7 +374,8 @@ async function work() {
     const finiteIn = inputsModerate(args);
     let category, error;
     try {
-      const r = pe[c.method](...args);
+      let r = pe[c.method](...args);
+      if (ASYNC_READERS.has(c.method)) r = await r;
       category = 'result';
       const bad = nonFinite(r, allowsMinusInfinity(c.method, args));
       if (bad) { category = finiteIn ? 'nonfinite_from_finite' : 'nonfinite_from_extreme'; error = bad; }
@@ -382,7 +392,7 @@ async function work() {
     if (category === 'result' && !openObject && arityOf(pe, c.method) > 0 && last && typeof last === 'object' && !ArrayBuffer.isView(last) && !Array.isArray(last)) {
       const typo = `${Object.keys(last)[0] ?? 'option'}_x`;
       try {
-        pe[c.method](...args.slice(0, -1), { ...last, [typo]: 1 });
+        await pe[c.method](...args.slice(0, -1), { ...last, [typo]: 1 });
         count(c.method, 'unknown_key_accepted', `'${typo}' accepted`, args);
       } catch { /* refused, as it should be */ }
     }

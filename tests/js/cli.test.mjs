@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,24 @@ test('--compare-engine: one config as two engines read it (Ministral 3-like YaRN
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a .gguf beside its config.json (the converter\'s header): the same RoPE within the tolerance, exit 0', async () => {
+  const gguf = join(repo, 'tests/fixtures/gguf/Llama-3.1-8B.gguf');
+  const one = cli(['inspect', gguf]);
+  assert.equal(one.status, 0, one.err);
+  assert.match(one.out, /Llama-3\.1-8B\.gguf \(GGUF, llama\)/);
+  assert.match(one.out, /rope_theta +500000/);
+  const r = cli(['inspect', fixture('Llama-3.1-8B.json'), '--compare', gguf, '--engine', 'llama.cpp']);
+  assert.equal(r.status, 0, r.out + r.err);
+  assert.match(r.out, /agree within tolerance 0\.0001/);
+  // the numbers are compareRope's on the two readings
+  const g = await pe.ropeFromGGUF(gguf);
+  const c = pe.compareRope(pe.ropeFromConfig(readFileSync(fixture('Llama-3.1-8B.json'), 'utf8'), { engine: 'llama.cpp' }), g);
+  assert.ok(r.out.includes(c.verdict), r.out);
+  const j = JSON.parse(cli(['inspect', gguf, '--json']).out);
+  assert.equal(j.gguf.architecture, 'llama');
+  assert.equal(j.inv_freq.length, 64);
 });
 
 test('bad arguments and files: exit 2 with a message', () => {

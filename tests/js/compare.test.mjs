@@ -88,6 +88,14 @@ test('layout interleaved vs half_split: all-ones cannot see it, random vectors c
   assert.notEqual(r2.random_q[0], r.random_q[0]);
 });
 
+test('layout null (a .gguf of an architecture llama.cpp\'s table lacks): compared as half_split, and said first', () => {
+  const r = pe.compareRope({ ...rope(10000, 64), layout: null }, rope(10000, 64), { positions: 256 });
+  assert.deepEqual(r.layout, ['unknown', 'half_split']);
+  assert.match(r.verdict, /^layout of a unknown \(its file does not say how channels pair\): compared as half_split/);
+  assert.equal(r.max_score_error_random, 0);
+  assert.ok(r.agree);
+});
+
 test('partial rotary: the extra channels of one side pass through (all-ones closed form)', () => {
   const a = { inv_freq: theta(10000, 32), rotary_dim: 32, head_dim: 64 }, b = { inv_freq: theta(10000, 64), rotary_dim: 64, head_dim: 64 };
   const r = pe.compareRope(a, b, { positions: 100 });
@@ -144,7 +152,7 @@ test('bad input: clear errors naming the side and field, finite out at the caps'
   bad({}, rope(1), {}, /^a\.inv_freq: required/);
   bad(rope(10000), { inv_freq: [1, NaN] }, {}, /^b\.inv_freq\[1\]: must be a finite number/);
   bad(rope(10000), { ...rope(10000), attention_scaling: 1.7e308 }, {}, /^b\.attention_scaling: must be a finite number in \(0, 1e100\]/);
-  bad(rope(10000), { ...rope(10000), layout: 'neox' }, {}, /^b\.layout: must be 'half_split' or 'interleaved'/);
+  bad(rope(10000), { ...rope(10000), layout: 'neox' }, {}, /^b\.layout: must be 'half_split', 'interleaved' or null/);
   bad(rope(10000), rope(10000), { position: 5 }, /unknown option 'position' \(did you mean 'positions'\?\)/);
   bad(rope(10000), rope(10000), { layer_type: 'sliding_attention' }, /^layer_type: neither side has layer types \(got 'sliding_attention'\)/);
   const g = pe.ropeFromConfig(cfg('gemma-3-4b-it.json'));

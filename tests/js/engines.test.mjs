@@ -18,11 +18,14 @@ const ministral3 = {
     mscale: 1, mscale_all_dim: 1, llama_4_scaling_beta: 0.1 },
 };
 
-test('transformers is the default and the reference; every result says whose reading it is', () => {
+test('transformers is the default and the reference; a result read with an engine says whose reading it is', () => {
   const hf = pe.ropeFromConfig(ministral3);
-  assert.equal(hf.engine, 'transformers');
-  assert.deepEqual(hf.engine_notes, []);
-  assert.deepEqual(pe.ropeFromConfig(ministral3, { engine: 'transformers' }).inv_freq, hf.inv_freq);
+  assert.equal(hf.engine, undefined);
+  const t = pe.ropeFromConfig(ministral3, { engine: 'transformers' });
+  assert.equal(t.engine, 'transformers');
+  assert.deepEqual(t.engine_notes, []);
+  assert.deepEqual(t.inv_freq, hf.inv_freq);
+  assert.equal(pe.ropeFromConfig(ministral3, { engine: 'vllm' }).engine, 'vllm');
 });
 
 test('vLLM YaRN: 1 + 0.1·ln(factor), not transformers\' mscale ratio — Ministral 3 1.2772588722239782 vs 1.0 (vLLM #48621)', () => {

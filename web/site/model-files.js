@@ -154,16 +154,17 @@ function update() {
       if (a.rope && b.rope && cells[0] !== cells[1] && label.en !== 'file') row.className = 'differs';
       return row;
     }) : []));
+  const c = a.rope && b.rope ? pe.compareRope(a.rope, b.rope) : null;
   // the engines' notes (English: they quote the engines' code), under the table
   const notes = slots.flatMap((s) => (s.rope?.engine_notes ?? []).map((n) => el('li', {}, el('strong', { textContent: `${s.key}: ` }), n)));
+  if (c) notes.push(...c.notes.map((n) => el('li', {}, n)));
   const head = el('p', { textContent: tr({ en: 'Where the engines read the config differently (from their code, at the commits cited):',
     zh: '引擎读取配置的不同之处（依据所引提交中的代码，说明保留英文原文）：' }) });
   q('.model-files-notes').replaceChildren(head, el('ul', {}, ...notes));
   q('.model-files-notes').hidden = notes.length === 0;
   out.replaceChildren();
   out.dataset.agree = '';
-  if (a.rope && b.rope) {
-    const c = pe.compareRope(a.rope, b.rope);
+  if (c) {
     const v = verdict(c);
     out.append(el('strong', { textContent: tr({ en: 'Verdict: ', zh: '结论：' }) }), tr(v));
     out.dataset.agree = String(c.agree);

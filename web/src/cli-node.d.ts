@@ -2,8 +2,4 @@
 // of one module merge with ambient.d.ts's).
 declare module 'node:fs/promises' {
   export function readFile(path: string, encoding: 'utf8'): Promise<string>;
-  export function open(path: string, flags: 'r'): Promise<{
-    read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-    close(): Promise<void>;
-  }>;
 }

@@ -7,6 +7,7 @@ import { init } from './node.js';
 import type { Posenc } from './posenc.js';
 import type { CompareRopeResult } from './compare.js';
 import type { RopeFromConfig } from './config/rope_from_config.js';
+import type { RopeFromGGUF } from './gguf_rope.js';
 
 const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
 
@@ -64,15 +65,13 @@ async function isGGUF(path: string): Promise<boolean> {
   }
 }
 
-/** The RoPE of a file as `engine` reads it (a .gguf is what llama.cpp reads; engines do not apply). */
-async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<RopeFromConfig & { file: string }> {
-  if (await isGGUF(path)) {
-    const fromGGUF = (pe as unknown as { ropeFromGGUF?: (s: string) => Promise<RopeFromConfig> | RopeFromConfig }).ropeFromGGUF;
-    if (!fromGGUF) throw new UsageError(`${path}: a .gguf file, and this build of posenc has no GGUF reader (pe.ropeFromGGUF)`);
-    return { ...(await fromGGUF.call(pe, path)), file: path };
-  }
-  const opts: Record<string, unknown> = { engine };
+type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string };
+
+/** The RoPE of a file as `engine` reads it (a .gguf is what llama.cpp reads: engines do not apply to it). */
+async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
   const seq = num(flags, 'seq-len', true), nctx = num(flags, 'n-ctx', true), mml = num(flags, 'max-model-len', true);
+  if (await isGGUF(path)) return { ...(await pe.ropeFromGGUF(path, seq === undefined ? {} : { seq_len: seq })), file: path };
+  const opts: Record<string, unknown> = { engine };
   if (seq !== undefined) opts.seq_len = seq;
   if (nctx !== undefined && engine === 'llama.cpp') opts.n_ctx = nctx;
   if (mml !== undefined && engine === 'vllm') opts.max_model_len = mml;
@@ -81,19 +80,21 @@ async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): P
 
 const g = (x: number) => String(Number(x.toPrecision(6)));
 
-function summary(r: RopeFromConfig & { file: string }): string {
-  const lines = [`${r.file} (${r.engine ?? 'gguf'})`,
+const reader = (r: Rope) => ('gguf' in r ? `GGUF, ${r.gguf.architecture}` : r.engine ?? 'transformers');
+
+function summary(r: Rope): string {
+  const lines = [`${r.file} (${reader(r)})`,
     `  model_type          ${r.model_type ?? '—'}`,
     `  rope_type           ${r.rope_type}${r.factor !== null ? `, factor ${g(r.factor)}` : ''}`,
     `  rope_theta          ${g(r.rope_theta)}${r.effective_base !== r.rope_theta ? ` (effective ${g(r.effective_base)})` : ''}`,
-    `  rotary_dim          ${r.rotary_dim} of head_dim ${r.head_dim}, layout ${r.layout}`,
+    `  rotary_dim          ${r.rotary_dim} of head_dim ${r.head_dim}, layout ${r.layout ?? 'unknown'}`,
     `  attention_scaling   ${g(r.attention_scaling)}`,
     `  context             ${r.max_position_embeddings ?? '—'}${r.original_max_position_embeddings ? ` (original ${r.original_max_position_embeddings})` : ''}`];
   const types = Object.entries(r.layer_types ?? {});
   if (types.length > 1) {
     for (const [t, x] of types) lines.push(`  ${t.padEnd(19)} ${x ? `${x.rope_type}, rope_theta ${g(x.rope_theta)}, attention_scaling ${g(x.attention_scaling)}` : 'no RoPE'}`);
   }
-  for (const n of r.engine_notes ?? []) lines.push(`  engine: ${n}`);
+  for (const n of ('engine_notes' in r ? r.engine_notes : undefined) ?? []) lines.push(`  engine: ${n}`);
   for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }
@@ -101,13 +102,16 @@ function summary(r: RopeFromConfig & { file: string }): string {
 function comparison(c: CompareRopeResult, a: string, b: string): string {
   const lines = [`${a} vs ${b}, distances 0…${c.positions[c.positions.length - 1]}:`, `  ${c.verdict}`];
   for (const x of c.causes.slice(1)) lines.push(`  also: ${x}`);
+  for (const n of c.notes) lines.push(`  note: ${n}`);
   lines.push(`  max |Δcos| ${g(c.max_dcos)}, max |Δsin| ${g(c.max_dsin)}; score error (of |q|·|k|) ${g(c.max_score_error_ones)} all-ones, ${g(c.max_score_error_random)} random`);
   for (const [t, x] of Object.entries(c.by_layer_type)) lines.push(`  ${t}: ${x ? (x.agree ? 'agree' : x.verdict) : 'no RoPE on one side'}`);
   lines.push(c.agree ? `  agree within tolerance ${c.tolerance}` : `  DISAGREE beyond tolerance ${c.tolerance}`);
   return lines.join('\n');
 }
 
-const plain = (v: unknown): unknown => (ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
+/** JSON of typed arrays (as lists) and of a GGUF's 64-bit integers (BigInt: a number when exact, else a string). */
+const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v))
+  : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
 
 export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   let args;
@@ -138,7 +142,7 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
       const { positions: _p, dcos: _c, dsin: _s, score_error_ones: _o, score_error_random: _r, random_q: _q, random_k: _k, ...small } = c;
       out(JSON.stringify({ a, b, comparison: small }, (_k2, v) => plain(v), 2));
     } else {
-      out(`${summary(a)}\n${summary(b)}\n${comparison(c, `${a.file} (${a.engine ?? 'gguf'})`, `${b.file} (${b.engine ?? 'gguf'})`)}`);
+      out(`${summary(a)}\n${summary(b)}\n${comparison(c, `${a.file} (${reader(a)})`, `${b.file} (${reader(b)})`)}`);
     }
     return c.agree ? 0 : 1;
   } catch (e) {

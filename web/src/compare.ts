@@ -13,8 +13,8 @@ export interface RopeDescription {
   inv_freq: ArrayLike<number>;
   /** Multiplies cos and sin (so the score by its square); default 1. */
   attention_scaling?: number;
-  /** Channel pairing; default 'half_split'. */
-  layout?: 'half_split' | 'interleaved';
+  /** Channel pairing; default 'half_split'; null = not known (compared as half_split, and stated as a cause). */
+  layout?: 'half_split' | 'interleaved' | null;
   rotary_dim?: number;
   head_dim?: number;
   rope_type?: string;
@@ -51,6 +51,7 @@ export interface RopeComparison {
   rotary_dim: [number, number];
   head_dim: number;
   attention_scaling: [number, number];
+  /** Each side's pairing ('unknown' where its description has layout null). */
   layout: [string, string];
   /** The relative distances evaluated, and per distance: max over pairs of |Δ(s·cos)| and |Δ(s·sin)|, and the score errors. */
   positions: Float64Array;
@@ -80,6 +81,8 @@ export interface RopeComparison {
 export interface CompareRopeResult extends RopeComparison {
   layer_type: string | null;
   tolerance: number;
+  /** Assumptions made, not differences: a Llama-family .gguf's NORM pairing read as the config's rotate_half (its rows permuted). */
+  notes: string[];
   /** Per layer type present on either side (null when a side has no RoPE there, or lacks the type). */
   by_layer_type: Record<string, RopeComparison | null>;
 }
@@ -109,8 +112,11 @@ function sideOf(name: string, v: unknown): Side {
   }
   const s = o.attention_scaling ?? 1;
   if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_SCALE) throw new PosencError(`${name}.attention_scaling: must be a finite number in (0, 1e100] (got ${show(s)})`);
-  const layout = o.layout ?? 'half_split';
-  if (layout !== 'half_split' && layout !== 'interleaved') throw new PosencError(`${name}.layout: must be 'half_split' or 'interleaved' (got ${show(layout)})`);
+  // null: not known (a .gguf of an architecture outside llama.cpp's pairing table); compared as half_split, and said so
+  const layout = o.layout === null ? 'unknown' : o.layout ?? 'half_split';
+  if (layout !== 'half_split' && layout !== 'interleaved' && layout !== 'unknown') {
+    throw new PosencError(`${name}.layout: must be 'half_split', 'interleaved' or null (got ${show(layout)})`);
+  }
   const rotary = o.rotary_dim ?? 2 * inv.length;
   if (rotary !== 2 * inv.length) throw new PosencError(`${name}.rotary_dim: must be 2 × inv_freq.length = ${2 * inv.length} (got ${show(rotary)})`);
   const head = o.head_dim ?? rotary;
@@ -125,8 +131,8 @@ function pairsOf(side: Side): Int32Array {
   const h = side.rotary / 2;
   const p = new Int32Array(2 * h);
   for (let i = 0; i < h; i++) {
-    p[2 * i] = side.layout === 'half_split' ? i : 2 * i;
-    p[2 * i + 1] = side.layout === 'half_split' ? i + h : 2 * i + 1;
+    p[2 * i] = side.layout === 'interleaved' ? 2 * i : i;
+    p[2 * i + 1] = side.layout === 'interleaved' ? 2 * i + 1 : i + h;
   }
   return p;
 }
@@ -164,6 +170,8 @@ function coefficients(side: Side, q: Float64Array, k: Float64Array): { c: Float6
 }
 
 /** 4 significant digits; 1e4 and beyond, or below 1e-3, as 1.5e6 (no '+', no trailing zeros). */
+/** A frequency ratio: 1 ± δ written out when it is within 1e-4 of 1 (float32 roundings), else as fmt. */
+const ratioWord = (x: number) => (x !== 1 && Math.abs(x - 1) < 1e-4 ? `1 ${x > 1 ? '+' : '−'} ${fmt(Math.abs(x - 1))}` : fmt(x));
 const fmt = (x: number) => (Math.abs(x) >= 1e4 || (Math.abs(x) < 1e-3 && x !== 0)
   ? x.toExponential(3).replace(/\.?0+e/, 'e').replace('e+', 'e') : String(Number(x.toPrecision(4))));
 
@@ -225,15 +233,18 @@ function compareSides(A: Side, B: Side, P: number, samples: number, seed: number
   const agree = me1 <= tolerance && mer <= tolerance;
 
   const causes: string[] = [];
-  if (A.layout !== B.layout) causes.push(`layout ${A.layout} vs ${B.layout}: the same q/k channels are paired differently (a checkpoint permuted for one layout rotates the wrong pairs under the other)`);
+  for (const [k, x] of [['a', A], ['b', B]] as const) {
+    if (x.layout === 'unknown') causes.push(`layout of ${k} unknown (its file does not say how channels pair): compared as half_split`);
+  }
+  if (A.layout !== B.layout && A.layout !== 'unknown' && B.layout !== 'unknown') causes.push(`layout ${A.layout} vs ${B.layout}: the same q/k channels are paired differently (a checkpoint permuted for one layout rotates the wrong pairs under the other)`);
   if (A.rotary !== B.rotary) causes.push(`rotary_dim ${A.rotary} vs ${B.rotary}: ${Math.abs(A.rotary - B.rotary)} channels rotate on one side and pass through on the other`);
   if (differing > 0) {
     const every = differing === pairs - first && first <= 1;
     const span = every ? (first === 0 ? 'every pair differs' : 'every pair but the first differs')
-      : `${differing} of ${pairs} pairs differ (first: pair ${first}, ratio ${fmt(ratio[first])})`;
+      : `${differing} of ${pairs} pairs differ (first: pair ${first}, ratio ${ratioWord(ratio[first])})`;
     let worstPair = 0;
     for (let i = 1; i < pairs; i++) if (Math.abs(Math.log(ratio[i])) > Math.abs(Math.log(ratio[worstPair]))) worstPair = i;
-    const range = `; frequency ratio b/a from ${fmt(ratio.reduce((m, v) => Math.min(m, v), Infinity))} to ${fmt(ratio.reduce((m, v) => Math.max(m, v), 0))} (largest change at pair ${worstPair})`;
+    const range = `; frequency ratio b/a from ${ratioWord(ratio.reduce((m, v) => Math.min(m, v), Infinity))} to ${ratioWord(ratio.reduce((m, v) => Math.max(m, v), 0))} (largest change at pair ${worstPair})`;
     if (A.theta !== null && B.theta !== null && A.theta !== B.theta) causes.push(`rope_theta ${fmt(A.theta)} vs ${fmt(B.theta)}: ${span}${range}`);
     else if (A.type !== null && B.type !== null && A.type !== B.type) causes.push(`rope_type '${A.type}' vs '${B.type}': ${span}${range}`);
     else causes.push(`inv_freq: ${span}${range}`);
@@ -263,7 +274,21 @@ export function compareRopeOf(a: unknown, b: unknown, options: unknown): Compare
   const A0 = sideOf('a', a), B0 = sideOf('b', b); // validates the top level of both first
   const da = a as RopeDescription, db = b as RopeDescription;
   const positions: number = o.positions ?? (Math.max(A0.maxPos ?? 0, B0.maxPos ?? 0) || 8192);
-  const run = (x: Side, y: Side) => compareSides(x, y, positions, o.samples, o.seed, o.tolerance);
+  // A .gguf of a Llama-family model pairs consecutive channels (llama.cpp NORM) of q/k rows that llama.cpp's converter
+  // permuted (convert_hf_to_gguf LlamaModel.permute): on the original weights that is the config's rotate_half. The
+  // file cannot say whether its rows were permuted, so a NORM .gguf beside a half_split config is compared as the same
+  // pairing and the assumption is stated in `notes`.
+  const notes: string[] = [];
+  const isGguf = (d: unknown) => d !== null && typeof d === 'object' && 'gguf' in (d as object);
+  const normSide = isGguf(a) && !isGguf(b) && A0.layout === 'interleaved' && B0.layout === 'half_split' ? 'a'
+    : isGguf(b) && !isGguf(a) && B0.layout === 'interleaved' && A0.layout === 'half_split' ? 'b' : null;
+  if (normSide) {
+    notes.push(`pairing: the .gguf (${normSide}) rotates consecutive pairs of its stored q/k (llama.cpp NORM), which equals the config's ` +
+      'rotate_half only on q/k rows permuted by llama.cpp\'s converter, as it does for Llama-family models (convert_hf_to_gguf ' +
+      'LlamaModel.permute); compared as the same pairing');
+  }
+  const unpermute = (x: Side, k: 'a' | 'b'): Side => (k === normSide && x.layout === 'interleaved' ? { ...x, layout: 'half_split' } : x);
+  const run = (x: Side, y: Side) => compareSides(unpermute(x, 'a'), unpermute(y, 'b'), positions, o.samples, o.seed, o.tolerance);
   let top: RopeComparison;
   const lt: string | undefined = o.layer_type;
   if (lt !== undefined) {
@@ -290,7 +315,7 @@ export function compareRopeOf(a: unknown, b: unknown, options: unknown): Compare
     if (bad) verdict = `layer type '${bad[0]}': ${bad[1]!.verdict}`;
   }
   const agree = top.agree && Object.values(by).every((c) => !c || c.agree);
-  return { ...top, agree, verdict, layer_type: lt ?? da.layer_type ?? null, tolerance: o.tolerance, by_layer_type: by };
+  return { ...top, agree, verdict, notes, layer_type: lt ?? da.layer_type ?? null, tolerance: o.tolerance, by_layer_type: by };
 }
 
 /** Comparing two RoPEs. */

@@ -51,6 +51,7 @@ export type * from './attention.js';
 export type * from './engine.js';
 export type * from './decay.js';
 export type * from './compare.js';
+export type * from './gguf.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
 export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control } from './gpu/index.js';
 

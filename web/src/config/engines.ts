@@ -54,7 +54,7 @@ function engineRope(raw: RopeRaw, r: ConfigRope, ctx: Ctx): ConfigRope {
       }
       return { ...r, attention_scaling: s };
     }
-    if (r.rope_type === 'dynamic' && r.ntk_alpha === null) {
+    if (r.rope_type === 'dynamic' && !r.ntk_alpha) {
       // base·((max_len/max_position) − (factor − 1))^(d/(d−2)) with max_len = max_position·factor: the base itself
       const v = recompute(raw.raw, r, p, 0);
       ctx.note(`${r.source}: dynamic NTK built once at max_len = max_position_embeddings·factor, where its base formula gives ` +
@@ -72,7 +72,7 @@ function engineRope(raw: RopeRaw, r: ConfigRope, ctx: Ctx): ConfigRope {
     return r;
   }
   if (ctx.engine === 'llama.cpp') {
-    if (r.rope_type === 'dynamic' && r.ntk_alpha === null) {
+    if (r.rope_type === 'dynamic' && !r.ntk_alpha) {
       ctx.note(`${r.source}: dynamic NTK has no GGUF form — the converter writes no scaling for it (\`elif rope_type == "dynamic": pass\`), ` +
         `so llama.cpp rotates with the unscaled rope_theta at every length (${SOURCES.llamacpp_convert})`);
       return recompute(raw.raw, r, { ...p, rope_type: 'default' }, 0);
