@@ -177,3 +177,21 @@ test('the rope-compare figure draws compareRope\'s numbers, and its takeaway hol
   assert.match(out.readouts[0].text.en, /^inv_freq/);
   assert.match(out.readouts[0].text.zh, /^频率不同（inv_freq/);
 });
+
+test('each config beside its converted .gguf (tests/fixtures/gguf): the same RoPE as llama.cpp reads both', async () => {
+  for (const n of ['Llama-3.1-8B', 'Phi-3-mini-128k-instruct', 'DeepSeek-V3', 'gemma-3-4b-it', 'Qwen2.5-VL-7B-Instruct', 'Qwen3-8B']) {
+    const c = pe.ropeFromConfig(readFileSync(new URL(`../fixtures/configs/${n}.json`, import.meta.url), 'utf8'), { engine: 'llama.cpp' });
+    const file = new URL(`../fixtures/gguf/${n}.gguf`, import.meta.url).pathname;
+    let g = await pe.ropeFromGGUF(file);
+    if (g.rope_type === 'longrope') g = await pe.ropeFromGGUF(file, { seq_len: g.max_position_embeddings }); // llama.cpp: by n_ctx
+    const r = pe.compareRope(c, g);
+    assert.ok(r.agree, `${n}: ${r.verdict}`);
+    // what differs at all is float32 storage of the frequencies (rope_freqs, rope_factors_*)
+    assert.ok(r.pairs_differing === 0 || /within float32 rounding/.test(r.verdict), `${n}: ${r.verdict}`);
+    assert.ok(r.max_score_error_ones < 1e-3 && r.max_score_error_random < 1e-3, n);
+  }
+  // the Llama .gguf pairs consecutive channels of permuted q/k rows: stated as an assumption, not a difference
+  const l = pe.compareRope(pe.ropeFromConfig(cfg('Llama-3.1-8B.json')), await pe.ropeFromGGUF(new URL('../fixtures/gguf/Llama-3.1-8B.gguf', import.meta.url).pathname));
+  assert.match(l.notes[0], /^pairing: the \.gguf \(b\) rotates consecutive pairs.*LlamaModel\.permute/);
+  assert.deepEqual(l.layout, ['half_split', 'half_split']);
+});

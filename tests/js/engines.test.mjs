@@ -94,7 +94,7 @@ test('llama.cpp llama3: the F32 rope_freqs divisors — θ_i / fround(θ_i/θ\'_
   close(lc.inv_freq, th.map((t, i) => t / Math.fround(t / hf.inv_freq[i])), REL, 'rope_freqs');
   const rel = lc.inv_freq.map((x, i) => Math.abs(x / hf.inv_freq[i] - 1));
   assert.ok(Math.max(...rel) < 6e-8 && Math.max(...rel) > 0, String(Math.max(...rel)));
-  assert.ok(pe.compareRope(hf, lc, { positions: 131072 }).agree); // float32 rounding, within 1e-4 of |q||k|
+  assert.ok(pe.compareRope(hf, lc, { positions: 131072 }).max_score_error_random < 1e-5); // float32 rounding of the divisors
 });
 
 test('llama.cpp per layer type: OLMo 3\'s sliding layers inherit the full layers\' YaRN; Gemma 3\'s keep their own RoPE', () => {

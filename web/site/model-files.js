@@ -93,6 +93,8 @@ async function read(s) {
     if (s.kind === 'gguf') {
       if (typeof pe.ropeFromGGUF !== 'function') throw new Error('no-gguf');
       s.rope = await pe.ropeFromGGUF(s.gguf);
+      // llama.cpp picks LongRoPE's factors by the allocated context (default the file's context length, -c 0)
+      if (s.rope.rope_type === 'longrope' && s.rope.max_position_embeddings) s.rope = await pe.ropeFromGGUF(s.gguf, { seq_len: s.rope.max_position_embeddings });
     } else if (s.tooBig) {
       throw new Error('too-big');
     } else {

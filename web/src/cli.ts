@@ -14,10 +14,10 @@ const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
   --compare <file>        a second config.json or .gguf to compare with (default: the same file)
   --engine <e>            how the first file is read: transformers (default), vllm, llama.cpp
   --compare-engine <e>    how the second is read (default: as --engine); with no --compare, the same file again
-  --tolerance <x>         largest score error, relative to |q|·|k|, counted as agreeing (default 1e-4)
+  --tolerance <x>         largest score error, relative to |q|·|k|, counted as agreeing (default 1e-3)
   --positions <n>         compare distances 0…n (default: the larger max_position_embeddings)
   --seq-len <n>           sequence length for transformers' dynamic NTK / LongRoPE choice
-  --n-ctx <n>             llama.cpp's allocated context (-c); --max-model-len <n>: vLLM's
+  --n-ctx <n>             llama.cpp's allocated context (-c; also picks a .gguf's LongRoPE factors); --max-model-len <n>: vLLM's
   --json                  print JSON instead of text
 
 exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files`;
@@ -70,7 +70,13 @@ type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string };
 /** The RoPE of a file as `engine` reads it (a .gguf is what llama.cpp reads: engines do not apply to it). */
 async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
   const seq = num(flags, 'seq-len', true), nctx = num(flags, 'n-ctx', true), mml = num(flags, 'max-model-len', true);
-  if (await isGGUF(path)) return { ...(await pe.ropeFromGGUF(path, seq === undefined ? {} : { seq_len: seq })), file: path };
+  if (await isGGUF(path)) {
+    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context (--n-ctx, default the file's context
+    // length, as llama.cpp's -c 0), not by the current length as ropeFromGGUF picks them by default
+    const g = await pe.ropeFromGGUF(path);
+    if (g.rope_type !== 'longrope' || g.max_position_embeddings === null) return { ...g, file: path };
+    return { ...(await pe.ropeFromGGUF(path, { seq_len: nctx ?? g.max_position_embeddings })), file: path };
+  }
   const opts: Record<string, unknown> = { engine };
   if (seq !== undefined) opts.seq_len = seq;
   if (nctx !== undefined && engine === 'llama.cpp') opts.n_ctx = nctx;
