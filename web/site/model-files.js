@@ -152,7 +152,8 @@ function update() {
   table.replaceChildren(...(shown.length ? [el('tr', {}, el('th'), ...slots.map((s) => el('th', { textContent: s.key })))] : []),
     ...(shown.length ? ROWS.map(([label, f]) => {
       const cells = slots.map((s) => (s.rope ? String(f(s, s.rope)) : '—'));
-      const row = el('tr', {}, el('th', { textContent: tr(label) }), ...cells.map((t) => el('td', { textContent: t })));
+      // values are the files' own identifiers and numbers: set as code, the same in both languages
+      const row = el('tr', {}, el('th', { textContent: tr(label) }), ...cells.map((t) => el('td', {}, t === '—' ? t : el('code', { textContent: t }))));
       if (a.rope && b.rope && cells[0] !== cells[1] && label.en !== 'file') row.className = 'differs';
       return row;
     }) : []));
