@@ -153,7 +153,8 @@ function update() {
     ...(shown.length ? ROWS.map(([label, f]) => {
       const cells = slots.map((s) => (s.rope ? String(f(s, s.rope)) : '—'));
       // values are the files' own identifiers and numbers: set as code, the same in both languages
-      const row = el('tr', {}, el('th', { textContent: tr(label) }), ...cells.map((t) => el('td', {}, t === '—' ? t : el('code', { textContent: t }))));
+      const name = tr(label);   // a config key (with '_') is an identifier: code, as in the prose
+      const row = el('tr', {}, el('th', {}, /_/.test(name) ? el('code', { textContent: name }) : name), ...cells.map((t) => el('td', {}, t === '—' ? t : el('code', { textContent: t }))));
       if (a.rope && b.rope && cells[0] !== cells[1] && label.en !== 'file') row.className = 'differs';
       return row;
     }) : []));
