@@ -27,7 +27,7 @@ async function pair(id, p = page) {
   await p.click(`#model-files button[data-pair="${id}"]`);
   await p.waitForFunction((i) => document.querySelector(`#model-files button[data-pair="${i}"]`).getAttribute('aria-pressed') === 'true', id);
 }
-const figReady = (p = page) => p.$eval('#model-files-compare', async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
+const figReady = (p = page) => p.$eval('#rope-compare', async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
 
 test('preset pairs: the table, the verdict and the figure carry compareRope\'s numbers', async () => {
   const cases = [
@@ -52,7 +52,7 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
     const ctxLen = Math.max(a.max_position_embeddings ?? 0, b.max_position_embeddings ?? 0);
     const positions = ctxLen > 32768 ? 131072 : ctxLen > 8192 ? 32768 : 8192;
     const want = pe.compareRope(a, b, { positions, samples: 8192 }).freq_ratio;
-    const rows = csvRows(await page.$eval('#model-files-compare', (el) => el.toCSV()), 'ratio');
+    const rows = csvRows(await page.$eval('#rope-compare', (el) => el.toCSV()), 'ratio');
     assert.deepEqual(rows.map((r) => Number(r.value)), Array.from(want), id);
   }
   // Qwen2.5 7B and Qwen3 8B: the same RoPE; Devstral under vLLM: the YaRN magnitude (vLLM #48621)
@@ -82,7 +82,7 @@ test('a picked config.json, a dropped one, a bad one, a .gguf without a reader',
     { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}') });
   await page.waitForFunction(() => /rope_scaling\.factor/.test(document.querySelector('#model-files .model-files-slot[data-slot="B"] .error').textContent));
   assert.equal((await verdict()).text, '');
-  assert.equal(await page.$eval('#model-files-compare', (el) => el.hidden), true);
+  assert.equal(await page.$eval('#rope-compare', (el) => el.hidden), true);
   // a real .gguf (the converter's header for Llama 3.1 8B) beside its config.json: the same RoPE, read by pe.ropeFromGGUF
   await pair('llama');
   const ggufPath = new URL('../fixtures/gguf/Llama-3.1-8B.gguf', import.meta.url);
@@ -92,7 +92,7 @@ test('a picked config.json, a dropped one, a bad one, a .gguf without a reader',
   const g = pe.compareRope(pe.ropeFromConfig(fixture('Llama-3.1-8B.json')), await pe.ropeFromGGUF(readFileSync(ggufPath)));
   assert.ok((await verdict()).text.includes(g.verdict));
   assert.equal(await cell('read by', 1), 'llama.cpp (GGUF)');
-  assert.equal(await page.$eval('#model-files-compare', (el) => el.hidden), true); // the figure takes two configs
+  assert.equal(await page.$eval('#rope-compare', (el) => el.hidden), true); // the figure takes two configs
   // a broken .gguf (the magic is enough to tell it is one): the reader's message
   const hasGGUF = typeof pe.ropeFromGGUF === 'function';
   await page.setInputFiles('#model-files .model-files-slot[data-slot="B"] input[type=file]',

@@ -29,7 +29,7 @@ const PAIRS = [
 
 const root = document.getElementById('model-files');
 const q = (s) => root.querySelector(s);
-const figure = document.getElementById('model-files-compare');
+const figure = document.getElementById('rope-compare');
 let pe = null;
 const slots = [{ key: 'A', engine: 'transformers' }, { key: 'B', engine: 'transformers' }];
 
