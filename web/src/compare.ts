@@ -47,7 +47,7 @@ export interface CompareRopeOptions {
 export interface RopeComparison {
   /** Pairs compared: min of the two rotary_dim/2 (extra pairs of the larger side are listed as a cause). */
   pairs: number;
-  /** inv_freq_b / inv_freq_a per pair. */
+  /** inv_freq_b / inv_freq_a per pair (1 where both are equal, Number.MAX_VALUE where it overflows, e.g. θ_a = 0 < θ_b: finite throughout). */
   freq_ratio: Float64Array;
   /** Pairs whose ratio differs from 1 by more than 1e-9, and the first of them (−1: none). */
   pairs_differing: number;
@@ -173,9 +173,9 @@ function coefficients(side: Side, q: Float64Array, k: Float64Array): { c: Float6
   return { c, d, pass };
 }
 
-/** 4 significant digits; 1e4 and beyond, or below 1e-3, as 1.5e6 (no '+', no trailing zeros). */
 /** A frequency ratio: 1 ± δ written out when it is within 1e-4 of 1 (float32 roundings), else as fmt. */
 const ratioWord = (x: number) => (x !== 1 && Math.abs(x - 1) < 1e-4 ? `1 ${x > 1 ? '+' : '−'} ${fmt(Math.abs(x - 1))}` : fmt(x));
+/** 4 significant digits; 1e4 and beyond, or below 1e-3, as 1.5e6 (no '+', no trailing zeros). */
 const fmt = (x: number) => (Math.abs(x) >= 1e4 || (Math.abs(x) < 1e-3 && x !== 0)
   ? x.toExponential(3).replace(/\.?0+e/, 'e').replace('e+', 'e') : String(Number(x.toPrecision(4))));
 
@@ -185,7 +185,9 @@ function compareSides(A: Side, B: Side, P: number, samples: number, seed: number
   const ratio = new Float64Array(pairs);
   let differing = 0, first = -1;
   for (let i = 0; i < pairs; i++) {
-    ratio[i] = A.inv[i] === B.inv[i] ? 1 : B.inv[i] / A.inv[i];
+    // θ_a = 0 (a proportional RoPE's tail) or subnormal beside a rotating θ_b: the ratio overflows, the largest double
+    const q = B.inv[i] / A.inv[i];
+    ratio[i] = A.inv[i] === B.inv[i] ? 1 : Number.isFinite(q) ? q : Number.MAX_VALUE;
     if (!(Math.abs(ratio[i] - 1) <= 1e-9)) {
       differing++;
       if (first < 0) first = i;
