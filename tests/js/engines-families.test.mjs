@@ -74,6 +74,9 @@ test('documented types posenc does not compute: a PosencError naming the type an
   badConfig(pe, { head_dim: 128, rope_scaling: { type: 'openpangu' } }, /^rope_scaling\.type: rope_type 'openpangu'.*is not supported by posenc/);
   badConfig(pe, { head_dim: 128, rope_scaling: { rope_type: 'ntk', factor: 2, mixed_b: 0.5 } }, /^rope_scaling\.mixed_b: vLLM's mixed NTK/);
   badConfig(pe, { head_dim: 128, rope_scaling: { rope_type: 'foo' } }, /^rope_scaling\.rope_type: must be one of 'default', 'linear'/);
+  // DeepSeek-V4: compressed layers rotate with compress_rope_theta (a second RoPE in one layer type)
+  badConfig(pe, { ...cfg('DeepSeek-V3.json'), model_type: 'deepseek_v4', compress_rope_theta: 160000, compress_ratios: [4, 128] },
+    /^compress_rope_theta: DeepSeek-V4's compressed-attention RoPE .* is not supported by posenc/);
 });
 
 test('finite in, finite out at the extremes: refused with the key, never ±Infinity', () => {

@@ -4,6 +4,7 @@
 // configs. A .gguf is read with pe.ropeFromGGUF where the package has it (only the header and the RoPE tensors).
 import init from 'posenc';
 import { tr, onLang } from './state.js';
+import { configErrorText } from '../src/figures/defs/config-common.js';
 import llama31 from '../../tests/fixtures/configs/Llama-3.1-8B.json?raw';
 import llama32 from '../../tests/fixtures/configs/Llama-3.2-3B.json?raw';
 import qwen25 from '../../tests/fixtures/configs/Qwen2.5-7B.json?raw';
@@ -103,7 +104,7 @@ async function read(s) {
   } catch (e) {
     s.err = e.message === 'no-gguf' ? { en: 'This build of posenc reads config.json only (no .gguf reader).', zh: '此版本的 posenc 只能读 config.json（没有 .gguf 读取器）。' }
       : e.message === 'too-big' ? { en: 'Larger than 4 MB: not a config.json.', zh: '超过 4 MB：不是 config.json。' }
-        : { en: e.message, zh: `参数错误：${e.message}` };
+        : e.name === 'PosencError' ? configErrorText(e) : { en: String(e.message), zh: String(e.message) };
   }
 }
 

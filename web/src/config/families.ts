@@ -66,3 +66,16 @@ export function ntkAlpha(d: Obj, path: string): { alpha: number; dict: Obj } | n
   const { alpha: _a, factor: _f, rope_type: _r, type: _t, ...rest } = d;
   return { alpha, dict: { ...rest, rope_type: 'default' } };
 }
+
+/**
+ * Configs whose positions posenc does not model, refused by the key that says so: DeepSeek-V4's compressed-attention
+ * layers rotate with a second base (`compress_rope_theta` on the layers with compress_ratios > 1; vLLM
+ * build_deepseek_v4_rope), which one RoPE per layer type cannot express.
+ */
+export function checkFamily(text: Obj, tp: string): void {
+  for (const k of ['compress_rope_theta', 'compress_ratios']) {
+    if (text[k] !== undefined && text[k] !== null) {
+      throw new PosencError(`${tp}${k}: DeepSeek-V4's compressed-attention RoPE (a second base on the compressed layers) is not supported by posenc`);
+    }
+  }
+}

@@ -6,7 +6,7 @@ import { ALWAYS, KEYS, ropeTypeOf } from '../rope_config.js';
 import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
-import { HF_DEFAULTS, INTERLEAVED, checkRopeType, ntkAlpha } from './families.js';
+import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha } from './families.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -116,6 +116,7 @@ export function readConfig(config: unknown): ConfigPlan {
   const mt = model_type ?? '';
   if (NOT_ROPE[mt]) throw new PosencError(`${tp}model_type: '${mt}' uses ${NOT_ROPE[mt]}, not RoPE`);
   if (text.alibi === true) throw new PosencError(`${tp}alibi: true means ALiBi, not RoPE`);
+  checkFamily(text, tp);
   const defaults = HF_DEFAULTS[mt] ?? {};
   const filled = Object.keys(defaults).filter((k) => text[k] === undefined);
   if (filled.length) {
