@@ -127,5 +127,10 @@ test('Chinese: every text of the part in Chinese, CJK rules; phone width', async
   const wide = await zh.$eval('#model-files', (e) => e.scrollWidth <= document.documentElement.clientWidth + 1);
   assert.ok(wide, 'no horizontal overflow at 390 px');
   await zh.locator('#model-files').screenshot({ path: shotPath('model-files-zh-phone') });
+  // a bad file's error in Chinese, in the page's form for errors
+  await zh.setInputFiles('#model-files .model-files-slot[data-slot="B"] input[type=file]',
+    { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}') });
+  await zh.waitForFunction(() => document.querySelector('#model-files .model-files-slot[data-slot="B"] .error').textContent.length > 0);
+  assert.equal(await zh.$eval('#model-files .model-files-slot[data-slot="B"] .error', (e) => e.textContent), '参数错误：rope_scaling.factor：必须是 >= 1 的有限数（收到 0.5）。');
   await zh.context().close();
 });
