@@ -2,6 +2,7 @@
 #include "posenc/gguf.hpp"
 
 #include <cstring>
+#include <unordered_set>
 
 #include "learned_io.hpp"
 #include "posenc/error.hpp"
@@ -166,12 +167,12 @@ GgufHeader parse(Reader& r) {
   if (n_tensors > kGgufMaxCount || n_kv > kGgufMaxCount) {
     r.bad("counts " + std::to_string(n_tensors) + " tensors, " + std::to_string(n_kv) + " key-values exceed the cap of 2^20");
   }
+  std::unordered_set<std::string> keys, names;  // duplicates found in O(1) each (2^20 entries compared pairwise would hang)
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     GgufKV kv;
     const std::uint64_t at = r.pos;
     kv.key = r.str(kGgufMaxKey, "key");
-    for (const auto& o : h.kv)
-      if (o.key == kv.key) r.pos = at, r.bad("key '" + kv.key.substr(0, 80) + "' appears twice");
+    if (!keys.insert(kv.key).second) r.pos = at, r.bad("key '" + kv.key.substr(0, 80) + "' appears twice");
     kv.value.type = r.type("value type");
     r.value(kv.value, 0, true);
     if (kv.key == "general.alignment") {
@@ -201,8 +202,7 @@ GgufHeader parse(Reader& r) {
     if (t.offset % h.alignment != 0) {
       r.bad("tensor '" + t.name + "' offset " + std::to_string(t.offset) + " is not a multiple of the alignment " + std::to_string(h.alignment));
     }
-    for (const auto& o : h.tensors)
-      if (o.name == t.name) r.pos = at, r.bad("tensor '" + t.name + "' appears twice");
+    if (!names.insert(t.name).second) r.pos = at, r.bad("tensor '" + t.name + "' appears twice");
     h.tensors.push_back(std::move(t));
   }
   h.data_offset = (r.pos + h.alignment - 1) / h.alignment * h.alignment;

@@ -2,6 +2,7 @@
 // prefix length (the incremental contract), and the refusals.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>

@@ -18,8 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const Error&) {
     ok = false;
   }
-  // the JS window loop: start small, grow to max(need, 2·window) until the header is read or refused
-  std::size_t window = std::min<std::size_t>(size, std::max<std::size_t>(64, size / 8));
+  // the JS window loop (web/src/gguf_source.ts): grow to max(need, 1.5·window) until the header is read or refused;
+  // the first window is a share of the file picked by its last byte, so that inputs start from every prefix length
+  std::size_t window = size ? size * (std::size_t(data[size - 1]) + 1) / 256 : 0;
   while (true) {
     GgufRead r;
     try {
@@ -35,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     }
     if (r.need <= window || r.need > size) std::abort();
-    window = std::min<std::size_t>(size, std::max<std::size_t>(r.need, 2 * window));
+    window = std::min<std::size_t>(size, std::max<std::size_t>(r.need, window + window / 2));
   }
   if (!ok) return 0;
   const GgufHeader& h = whole.header;

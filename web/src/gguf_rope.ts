@@ -115,6 +115,8 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
     if (orig !== null) params.original_max_position_embeddings = orig;
     const yaf = num('rope.scaling.yarn_attn_factor');
     if (yaf !== null && yaf !== 1) params.attention_factor = yaf * (factor > 1 ? 1 + 0.1 * Math.log(factor) : 1);
+    const ext = num('rope.scaling.yarn_ext_factor');
+    if (ext !== null && ext !== 1) warnings.push(`${key('rope.scaling.yarn_ext_factor')} = ${ext}: llama.cpp blends the YaRN ramp by it; the frequencies here use HF's full ramp (1)`);
   } else if (stype === 'linear' && factor !== 1) {
     Object.assign(params, { rope_type: 'linear', factor });
   } else if (stype === 'none' && factorRaw !== 0) {
@@ -126,6 +128,8 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
   // DeepSeek: the converter stores yarn_log_multiplier = 0.1·mscale_all_dim, and llama.cpp cancels YaRN's cos/sin
   // factor (HF: get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim), 1 when mscale = mscale_all_dim)
   if (isMla && params.rope_type === 'yarn' && logMul) params.mscale = params.mscale_all_dim = logMul / 0.1;
+  const alpha = num('rope.scaling.alpha');
+  if (alpha !== null) warnings.push(`${key('rope.scaling.alpha')} = ${alpha} (NTK alpha): recorded in gguf.keys, not applied to the frequencies here`);
   const layout = pairing === null ? null : pairing === 'norm' ? 'interleaved' : 'half_split';
   if (pairing === 'norm') {
     warnings.push(`${arch}: llama.cpp rotates consecutive pairs (NORM, layout 'interleaved') of q/k as stored in the file; for ` +
