@@ -17,7 +17,7 @@ const SOURCES = {
   vllm_longrope: 'vllm-project/vllm@17d618b0 vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py',
   llamacpp_hparams: 'ggml-org/llama.cpp@00342301 src/llama-model.cpp (llama_model::load_hparams)',
   llamacpp_factors: 'ggml-org/llama.cpp src/llama-model.cpp llama_model::get_rope_factors (PR #8262)',
-  llamacpp_convert: 'ggml-org/llama.cpp convert_hf_to_gguf.py (TextModel.set_gguf_parameters; LlamaModel.generate_extra_tensors)',
+  llamacpp_convert: 'ggml-org/llama.cpp@a458664f convert_hf_to_gguf.py (TextModel.set_gguf_parameters; LlamaModel.generate_extra_tensors)',
 } as const;
 
 export interface EngineOptions {
