@@ -5,7 +5,7 @@
 # build/fuzz/report.json and prints a summary; exits non-zero on any finding.
 #   npm run fuzz                         the long run: 600 s per libFuzzer target, 10^6 API calls
 #   FUZZ_SECONDS=120 FUZZ_CALLS=20000 bash scripts/fuzz.sh    a shorter one
-#   FUZZ_TARGETS="npy safetensors"  FUZZ_SEED=7  FUZZ_JS=0 (skip the JS fuzzer)  FUZZ_BUILD_ONLY=1
+#   FUZZ_TARGETS="npy safetensors gguf"  FUZZ_SEED=7  FUZZ_JS=0 (skip the JS fuzzer)  FUZZ_BUILD_ONLY=1
 #   FUZZ_GATE=hang,wasm_trap  (the JS outcome categories that fail the run; default: every defect category)
 # Findings (crash inputs) land in build/fuzz/findings/<target>/; reproduce with build/fuzz/<target> <file>.
 set -euo pipefail

@@ -107,6 +107,8 @@ const REF = {
   'linear-attention': () => { const n = 128, d = 8;
     const r = pe.linearAttentionRope({ q: randomRows(pe, n, d, 0, 'lq'), k: randomRows(pe, n, d, 0, 'lk'), v: randomRows(pe, n, 8, 0, 'lv'), seq: n, head_dim: d, v_dim: 8, causal: true, rope_theta: 100, form: 'naive' });
     return { panel: 'den', series: 'denominator, eq. (28)', values: r.denominator }; },
+  'rope-compare': () => { const cfg = (i) => pe.ropeFromConfig(describeFigure('rope-compare').params[i].default);
+    return { panel: 'ratio', values: pe.compareRope(cfg(0), cfg(1), { positions: 131072, samples: 8192 }).freq_ratio }; },
   explorer: () => { const r = pe.attention({ scheme: { type: 'rope' }, text: 'the cat chased the mouse under the old table', heads: 4, head_dim: 32, causal: true, seed: 0 });
     return { panel: 'A', values: r.probs.slice(0, r.seq * r.seq) }; },
   'rope-clock': () => { const t = pe.ropeTablesScaled({ inv_freq: pe.ropeInvFreq({ rotary_dim: 8, rope_theta: 100 }), positions: [5] });
@@ -125,7 +127,7 @@ const REF = {
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 29);
+  assert.equal(figureNames.length, 30);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

@@ -22,8 +22,14 @@ import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npyFile, safetensorsFile } from '../js/files.mjs';
+import { T as G, ggufFile, f32Bytes } from '../js/gguf-writer.mjs';
 
 const CONFIG_READERS = new Set(['ropeFromConfig']);
+// Methods whose leading arguments are not an options object: their generated leads (RoPE descriptions, a config) and
+// the arity the runner shapes calls to (ropeFromConfig's options are optional, so its .length is 1).
+const ARITY = { ropeFromConfig: 2, compareRope: 3 };
+const arityOf = (pe, m) => ARITY[m] ?? pe[m].length;
+const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader']);  // return Promises: awaited
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
 const BATCH = 500;  // calls generated per fast-check sample; call i is reproducible from (seed, i)
 
@@ -138,8 +144,8 @@ async function callGenerator() {
   const ints = fc.array(fc.integer({ min: -4, max: 40 }), { maxLength: 24 });
   const text = fc.oneof(fc.constantFrom('the cat sat', '猫 抓 老鼠', 'a b c d', '', ' ', 'a'), fc.string({ maxLength: 40 }),
     fc.array(fc.constantFrom('the', 'cat', '猫', 'x', 'mouse'), { maxLength: 12 }).map((a) => a.join(' ')));
-  const bytes = fc.oneof(fc.uint8Array({ maxLength: 256 }), fc.constant(npyBytes()), fc.constant(safetensorsBytes()),
-    fc.tuple(fc.constantFrom(npyBytes(), safetensorsBytes()), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 255 }))
+  const bytes = fc.oneof(fc.uint8Array({ maxLength: 256 }), fc.constant(npyBytes()), fc.constant(safetensorsBytes()), fc.constant(ggufBytes()),
+    fc.tuple(fc.constantFrom(npyBytes(), safetensorsBytes(), ggufBytes()), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 255 }))
       .map(([b, i, v]) => { const c = b.slice(); c[i % c.length] = v; return c; }));
   const word = fc.constantFrom(...words);
   const scheme = fc.record({ type: word }, { requiredKeys: [] });
@@ -156,6 +162,8 @@ async function callGenerator() {
     else if (k === 'rope' || k === 'params') base = rope;
     else if (k === 'config') base = fc.record({ rope_theta: real, head_dim: smallInt, hidden_size: smallInt, num_attention_heads: smallInt,
       max_position_embeddings: smallInt, partial_rotary_factor: real, rope_scaling: fc.option(rope) }, { requiredKeys: [] });
+    else if (k === 'engine') base = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('transformers', 'vllm', 'llama.cpp') }, { weight: 1, arbitrary: word });
+    else if (k === 'layer_type') base = fc.constantFrom('full_attention', 'sliding_attention', 'x');
     else if (k === 'mrope_section') base = fc.oneof(fc.constant([2, 1, 1]), fc.constant([16, 24, 24]), ints);
     else if (/^(positions|positions_h|positions_w|centred)$/.test(k)) base = fc.oneof(smallInt, ints, numbers);
     else if (/^(x|q|k|v|u|u_q|u_k|p|cos|sin|data|table|table_k|table_v|slopes|inv_freq|long_factor|short_factor|weights|pos_key|pos_query|out|r|values|a|b)$/.test(k)) base = numbers;
@@ -172,7 +180,13 @@ async function callGenerator() {
   // An argument: mostly an options object, else data (arrays, bytes, text) or a hostile value.
   const argumentOf = (own) => fc.oneof({ weight: 10, arbitrary: optionsOf(own) }, { weight: 3, arbitrary: numbers }, { weight: 1, arbitrary: bytes },
     { weight: 1, arbitrary: text }, { weight: 1, arbitrary: smallInt }, { weight: 1, arbitrary: hostile });
-  const randomCall = (m, own) => fc.record({ method: fc.constant(m), lead: fc.array(argumentOf(own), { minLength: 0, maxLength: 2 }),
+  // A RoPE description for compareRope: mostly sane frequencies, sometimes hostile fields
+  const desc = fc.record({ inv_freq: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 64 }).map((h) => Array.from({ length: h }, (_, i) => 10000 ** (-i / h))) },
+    { weight: 1, arbitrary: numbers }), attention_scaling: fc.oneof(real, hostile), layout: fc.oneof(fc.constantFrom('half_split', 'interleaved'), word),
+    head_dim: smallInt, max_position_embeddings: fc.oneof(smallInt, fc.integer({ min: 1, max: 2 ** 20 })) }, { requiredKeys: ['inv_freq'] });
+  const leadOf = { compareRope: fc.tuple(fc.oneof({ weight: 8, arbitrary: desc }, { weight: 1, arbitrary: hostile }), desc),
+    ropeFromConfig: fc.tuple(valueFor('config')) };
+  const randomCall = (m, own) => fc.record({ method: fc.constant(m), lead: leadOf[m] ?? fc.array(argumentOf(own), { minLength: 0, maxLength: 2 }),
     last: fc.oneof({ weight: 6, arbitrary: optionsOf(own) }, { weight: 1, arbitrary: argumentOf(own) }), fit: fc.boolean(), bytesFirst: fc.boolean(), b: bytes })
     .map(({ lead, last, ...c }) => ({ ...c, args: [...lead, last] }));
   // Near a working call (found by discoverKeys): up to 3 of its options replaced or dropped, sometimes one key added.
@@ -223,11 +237,24 @@ function plausible(key, words) {
 function discoverKeys(pe, methods, PosencError, words) {
   const found = {};
   for (const m of methods) {
+    // the asynchronous GGUF readers take a source (bytes here) first
+    if (ASYNC_READERS.has(m)) { found[m] = m === 'ropeFromGGUF' ? { keys: ['seq_len'], base: [ggufBytes(), {}], ok: true } : { keys: [], base: [], ok: false }; continue; }
     const keys = new Set(), opts = {}, tried = new Set();
     const arity = pe[m].length;
     let lead = new Float32Array(32).fill(0.5);
     if (/npy|safetensors/i.test(m)) lead = /npy/i.test(m) ? npyBytes() : safetensorsBytes();
     if (m === 'tableFromJSON') lead = '[[1, 2], [3, 4]]';
+    if (m === 'compareRope') {
+      const r = { inv_freq: [1, 0.1, 0.01, 0.001] };
+      found[m] = { keys: ['positions', 'samples', 'seed', 'tolerance', 'layer_type'], base: [r, { ...r, attention_scaling: 1.2 }, { positions: 64, samples: 64 }], ok: true };
+      continue;
+    }
+    if (m === 'ropeFromConfig') {
+      const config = { model_type: 'llama', head_dim: 8, rope_theta: 10000, max_position_embeddings: 64,
+        rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [2, 2, 2, 2], original_max_position_embeddings: 16 } };
+      found[m] = { keys: ['engine', 'seq_len', 'n_ctx', 'max_model_len'], base: [config, { engine: 'llama.cpp', n_ctx: 32 }], ok: true };
+      continue;
+    }
     let ok = arity === 0;
     for (let round = 0; round < 12 && arity > 0; round++) {
       const args = arity >= 2 ? [lead, opts] : [opts];
@@ -268,7 +295,7 @@ function shaped(c, arity) {
     for (let i = 0; i < args.length; i++) if (ArrayBuffer.isView(args[i]) && !(args[i] instanceof Uint8Array)) args[i] = new Float32Array(n).map((_, j) => Math.sin(j + 1));
     for (const k of ['x', 'q', 'k', 'v', 'p', 'data', 'table']) if (k in opts && (ArrayBuffer.isView(opts[k]) || Array.isArray(opts[k]))) opts[k] = new Float32Array(n).map((_, j) => Math.cos(j));
   }
-  if (c.bytesFirst && /npy|safetensors/i.test(c.method)) args[0] = c.b;
+  if ((c.bytesFirst || (ASYNC_READERS.has(c.method) && c.b)) && /npy|safetensors|gguf/i.test(c.method)) args[0] = c.b;
   return args;
 }
 
@@ -276,7 +303,7 @@ function describeCall(seed, index) {
   try {
     if (!generator || !generator.methods) return `call #${index}`;
     const c = batchOf(seed, generator.methods, Math.floor(index / BATCH))[index % BATCH];
-    return `${c.method}(${shaped(c, generator.arity[c.method]).map(show).join(', ')})`;
+    return `${c.method}(${shaped(c, ARITY[c.method] ?? generator.arity[c.method]).map(show).join(', ')})`;
   } catch { return `call #${index}`; }
 }
 
@@ -298,6 +325,11 @@ function show(v, depth = 0) {
 }
 
 const npyBytes = () => npyFile('<f4', [2, 3], new Float32Array([0.5, -1, 2, 3, 4, 5]));
+// A llama GGUF with the rope keys and a rope_freqs tensor (tests/js/gguf-writer.mjs).
+const ggufBytes = () => ggufFile({ kv: [['general.architecture', G.str, 'llama'], ['llama.embedding_length', G.u32, 64],
+  ['llama.attention.head_count', G.u32, 4], ['llama.context_length', G.u32, 4096], ['llama.rope.freq_base', G.f32, 500000],
+  ['llama.rope.scaling.type', G.str, 'yarn'], ['llama.rope.scaling.factor', G.f32, 4], ['llama.rope.scaling.original_context_length', G.u32, 1024]],
+tensors: [{ name: 'rope_freqs.weight', dims: [8], type: 0, data: f32Bytes([1, 1, 1, 2, 3, 4, 8, 8]) }] });
 const safetensorsBytes = () => safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape: [2, 3], data_offsets: [0, 24] } },
   new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6]).buffer));
 
@@ -338,11 +370,12 @@ async function work() {
     const b = Math.floor(i / BATCH);
     if (b !== batchNo) { batch = batchOf(seed, methods, b); batchNo = b; }
     const c = batch[i % BATCH];
-    const args = shaped(c, pe[c.method].length);
+    const args = shaped(c, arityOf(pe, c.method));
     const finiteIn = inputsModerate(args);
     let category, error;
     try {
-      const r = pe[c.method](...args);
+      let r = pe[c.method](...args);
+      if (ASYNC_READERS.has(c.method)) r = await r;
       category = 'result';
       const bad = nonFinite(r, allowsMinusInfinity(c.method, args));
       if (bad) { category = finiteIn ? 'nonfinite_from_finite' : 'nonfinite_from_extreme'; error = bad; }
@@ -356,10 +389,10 @@ async function work() {
     const last = args[args.length - 1];
     // (A config.json passed alone is not an options object: keys that do not affect positions are ignored by design.)
     const openObject = CONFIG_READERS.has(c.method) && args.length === 1;
-    if (category === 'result' && !openObject && pe[c.method].length > 0 && last && typeof last === 'object' && !ArrayBuffer.isView(last) && !Array.isArray(last)) {
+    if (category === 'result' && !openObject && arityOf(pe, c.method) > 0 && last && typeof last === 'object' && !ArrayBuffer.isView(last) && !Array.isArray(last)) {
       const typo = `${Object.keys(last)[0] ?? 'option'}_x`;
       try {
-        pe[c.method](...args.slice(0, -1), { ...last, [typo]: 1 });
+        await pe[c.method](...args.slice(0, -1), { ...last, [typo]: 1 });
         count(c.method, 'unknown_key_accepted', `'${typo}' accepted`, args);
       } catch { /* refused, as it should be */ }
     }

@@ -1,6 +1,6 @@
 // Compiled (not run) by tests/js/types.test.mjs: the published typings, used the way a TypeScript user would.
 import init, { PosencError, simdSupported } from 'posenc';
-import type { AttentionResult, Posenc, RopeLayout, SchemeOptions, WasmBuffer } from 'posenc';
+import type { AttentionResult, GgufHeader, Posenc, RopeFromGGUF, RopeLayout, SchemeOptions, WasmBuffer } from 'posenc';
 
 export async function main(): Promise<number> {
   const pe: Posenc = await init({ simd: simdSupported() });
@@ -15,6 +15,10 @@ export async function main(): Promise<number> {
   const rotated: Float32Array = pe.ropeApply(buf, { seq: 2, heads: 1, batch: 1, qk_layout: 'bshd', head_dim: 8, out: buf });
   pe.t5Buckets({ q_len: 4, out: ids });
   pe.ropeApply(x, { seq: 2, head_dim: 8, rope: pe.ropeFromConfig({ head_dim: 8 }) });
+  const g: RopeFromGGUF = await pe.ropeFromGGUF(new Uint8Array(0), { seq_len: 8192 });
+  const h: GgufHeader = await pe.ggufHeader(new Blob([]));
+  const pairing: 'norm' | 'neox' | 'mrope' | 'imrope' | 'vision' | 'none' | null = g.gguf.pairing;
+  if (g.layout === null || pairing === null || h.kv.length < 0) return 0;
   buf[Symbol.dispose]();
   ids.free();
   // @ts-expect-error: Q/K layouts are checked at compile time

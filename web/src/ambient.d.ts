@@ -1,4 +1,9 @@
 // The one Node module the Node entry (node.ts) uses, declared here so that no @types/node is needed.
 declare module 'node:fs/promises' {
   export function readFile(path: URL): Promise<Uint8Array>;
+  export function open(path: string, flags: 'r'): Promise<{
+    read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+    stat(): Promise<{ size: number }>;
+    close(): Promise<void>;
+  }>;
 }

@@ -50,6 +50,8 @@ export type * from './mrope.js';
 export type * from './attention.js';
 export type * from './engine.js';
 export type * from './decay.js';
+export type * from './compare.js';
+export type * from './gguf.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
 export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control } from './gpu/index.js';
 

@@ -4,8 +4,10 @@ import type { PosencGpu } from './gpu/index.js';
 import { AbsoluteApi } from './absolute.js';
 import { AlibiApi } from './alibi.js';
 import { AttentionApi } from './attention.js';
+import { CompareApi } from './compare.js';
 import { DecayApi } from './decay.js';
 import { EngineApi } from './engine.js';
+import { GgufApi } from './gguf.js';
 import { LearnedApi } from './learned.js';
 import { MropeApi } from './mrope.js';
 import { RelativeApi } from './relative.js';
@@ -15,11 +17,11 @@ import { SinusoidalApi } from './sinusoidal.js';
 import { XposApi } from './xpos.js';
 
 const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
-  AttentionApi, EngineApi, DecayApi];
+  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi];
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
-  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi {}
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi {}
 export class Posenc extends Core {
   /**
    * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to

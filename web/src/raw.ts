@@ -82,6 +82,9 @@ export interface RawModule {
   safetensorsList(bytes: Uint8Array): Raw<{ name: string; dtype: string; shape: number[] }[]>;
   tableLookup(data: Address, rows: number, cols: number, positions: Address, n: number, clamp: boolean, out: Address): Raw<undefined>;
   tableSimilarity(data: Address, rows: number, cols: number, metric: number, out: Address): Raw<undefined>;
+  // cpp/bindings/gguf.cpp (web/src/gguf_source.ts types the header)
+  ggufReadHeader(bytes: Uint8Array, fileSize: number): Raw<unknown>;
+  ggufTensorValues(bytes: Uint8Array, type: number, count: number): Raw<Float64Array>;
   // cpp/bindings/relative.cpp
   shawIndex(qLen: number, kLen: number, maxRelativePosition: number, out: Address): Raw<undefined>;
   shawScores(q: Address, k: Address, tableK: Address, qLen: number, kLen: number, d: number, maxRelativePosition: number,

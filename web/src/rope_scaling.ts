@@ -15,6 +15,26 @@ import { any, array, bool, f64, int, num, optional, out, parse, positions } from
 import type { Schema } from './options.js';
 
 export type { ConfigRope, Llama3Bands, RopeFromConfig, YarnCorrectionRange };
+export type { Engine } from './config/engines.js';
+
+/** Options of {@link Posenc.ropeFromConfig}. */
+export interface RopeFromConfigOptions {
+  /** Current sequence length (dynamic NTK's base, LongRoPE's factor set, the query scale); default: at init. */
+  seq_len?: number;
+  /**
+   * Whose reading of the config (default 'transformers', the reference). 'vllm': YaRN's attention factor is
+   * 1 + 0.1·ln(factor) for non-MLA models (attention_factor / mscale / mscale_all_dim unread); dynamic NTK static at
+   * the base (unscaled at every length); LongRoPE factors by `max_model_len`. 'llama.cpp' (a converted GGUF): dynamic NTK
+   * dropped (no GGUF form); LongRoPE factors by the allocated context `n_ctx`; llama3 through F32 `rope_freqs`
+   * divisors; sliding-window layer types inherit the full-attention layers' scaling (except Gemma 3). Each difference
+   * found is stated in `engine_notes` with the engine's code at a commit.
+   */
+  engine?: 'transformers' | 'vllm' | 'llama.cpp';
+  /** llama.cpp: context allocated per sequence (`-c`); default the model's max_position_embeddings. */
+  n_ctx?: number;
+  /** vLLM: `--max-model-len`; default the model's max_position_embeddings. */
+  max_model_len?: number;
+}
 
 /** Result of {@link Posenc.ropeInvFreqScaled}. */
 export interface ScaledInvFreq {
@@ -181,7 +201,7 @@ export class RopeScalingApi extends Core {
    * and model types without RoPE (GPT-2, BERT, T5, BLOOM, …). Keys that do not affect positions are ignored; a top-level
    * key one or two edits from a position key is reported in `warnings`.
    */
-  ropeFromConfig(config: unknown, options: { seq_len?: number } = {}): RopeFromConfig {
+  ropeFromConfig(config: unknown, options: RopeFromConfigOptions = {}): RopeFromConfig {
     return ropeFromConfigOf(this.raw, config, options);
   }
 

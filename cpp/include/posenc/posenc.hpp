@@ -6,6 +6,7 @@
 #include "posenc/decay.hpp"
 #include "posenc/engine.hpp"
 #include "posenc/error.hpp"
+#include "posenc/gguf.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/mrope.hpp"
 #include "posenc/mrope_ids.hpp"

@@ -6,6 +6,7 @@ import { ALWAYS, KEYS, ropeTypeOf } from '../rope_config.js';
 import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
+import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha } from './families.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -26,6 +27,8 @@ export interface RopeSpec {
   rope_theta: number;
   max_position_embeddings: number | null;
   original_max_position_embeddings: number | null;
+  /** HunYuan's dynamic NTK `alpha` (then read as 'default' at the base θ·alpha^(d/(d−2))), else null. */
+  ntk_alpha: number | null;
   /** The scaling dict's own keys (factor, beta_fast, …), validated. */
   dict: Record<string, unknown>;
 }
@@ -66,18 +69,9 @@ const POSITION_KEYS = ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial
   'rotary_dim', 'head_dim', 'global_head_dim', 'max_position_embeddings', 'original_max_position_embeddings', 'rope_local_base_freq',
   'layer_types', 'sliding_window_pattern', 'no_rope_layers', 'no_rope_layer_interval', 'nope_layer_interval', 'qk_rope_head_dim',
   'qk_nope_head_dim', 'rope_interleave', 'attn_temperature_tuning', 'floor_scale', 'attn_scale', 'global_rope_theta',
-  'local_rope_theta', 'global_attn_every_n_layers', 'num_attention_heads', 'hidden_size', 'num_hidden_layers', 'text_config'];
+  'local_rope_theta', 'global_attn_every_n_layers', 'full_attention_interval', 'num_attention_heads', 'hidden_size', 'num_hidden_layers', 'text_config'];
 const NEAR_BUT_REAL = new Set(['v_head_dim', 'qk_head_dim', 'num_key_value_heads', 'hidden_sizes', 'n_head', 'n_embd', 'rope_type',
   'use_mrope', 'vision_config', 'audio_config', 'attn_logit_softcapping', 'layer_norm_eps', 'attention_type', 'attn_type']);
-/**
- * Position defaults of HF config classes whose published config.json omits them (Gemma 3's multimodal checkpoints
- * list only what differs from `Gemma3TextConfig`).
- */
-const HF_DEFAULTS: Record<string, Obj> = {
-  gemma3_text: { num_attention_heads: 8, head_dim: 256, rope_theta: 1_000_000, rope_local_base_freq: 10_000, sliding_window_pattern: 6,
-    max_position_embeddings: 131_072 },
-};
-
 /** Model types whose positions are not rotary (posenc has their schemes under other names). */
 const NOT_ROPE: Record<string, string> = {
   gpt2: 'learned absolute positions', gpt_bigcode: 'learned absolute positions', opt: 'learned absolute positions',
@@ -122,6 +116,7 @@ export function readConfig(config: unknown): ConfigPlan {
   const mt = model_type ?? '';
   if (NOT_ROPE[mt]) throw new PosencError(`${tp}model_type: '${mt}' uses ${NOT_ROPE[mt]}, not RoPE`);
   if (text.alibi === true) throw new PosencError(`${tp}alibi: true means ALiBi, not RoPE`);
+  checkFamily(text, tp);
   const defaults = HF_DEFAULTS[mt] ?? {};
   const filled = Object.keys(defaults).filter((k) => text[k] === undefined);
   if (filled.length) {
@@ -211,7 +206,12 @@ export function readConfig(config: unknown): ConfigPlan {
     // Ministral 3 / Devstral 2: a query scale by position inside the scaling dict (HF _get_llama_4_attn_scale)
     if (d.llama_4_scaling_beta != null && betaTop === null) betaTop = { beta: finite(`${source}.llama_4_scaling_beta`, d.llama_4_scaling_beta), source };
     const { llama_4_scaling_beta: _beta, ...rest } = d;
-    const spec = readDict(rest, source, warnings);
+    const alpha = ntkAlpha(rest, source);
+    const spec = readDict(alpha ? alpha.dict : rest, source, warnings);
+    const rope_theta = spec.rope_theta ?? ropeThetaTop ?? 10000;
+    if (rope_theta > 0 && rope_theta < 1) { // ≤ 0: the core says "> 0"
+      throw new PosencError(`${spec.rope_theta !== null ? `${source}.rope_theta` : `${tp}rope_theta`}: must be >= 1, the base of θ_i = base^(−2i/d) (got ${show(rope_theta)})`);
+    }
     const global = type === 'full_attention' && text.global_head_dim != null;
     const hd = global ? posInt(`${tp}global_head_dim`, text.global_head_dim) : head_dim;
     const prfDict = opt(d.partial_rotary_factor, (v) => finite(`${source}.partial_rotary_factor`, v));
@@ -236,7 +236,8 @@ export function readConfig(config: unknown): ConfigPlan {
       rotary_dim: mlaRope === null ? rotaryDim : null,
       partial_rotary_factor: prfDict ?? prfTop ?? 1,
       partial_rotary_factor_source: prfDict !== null ? `${source}.partial_rotary_factor` : prfKey ? `${tp}${prfKey}` : null,
-      rope_theta: spec.rope_theta ?? ropeThetaTop ?? 10000,
+      rope_theta,
+      ntk_alpha: alpha?.alpha ?? null,
       max_position_embeddings: maxPos,
       original_max_position_embeddings: orig,
       dict: spec.dict,
@@ -249,7 +250,7 @@ export function readConfig(config: unknown): ConfigPlan {
 
   const layout: ConfigLayout =
     mlaRope !== null ? (text.rope_interleave === false ? 'half_split' : 'interleaved')
-      : ['gptj', 'codegen', 'cohere', 'cohere2'].includes(mt) ? 'interleaved' : 'half_split';
+      : INTERLEAVED.has(mt) ? 'interleaved' : 'half_split';
   const mla = mlaRope === null ? null : {
     qk_rope_head_dim: mlaRope,
     qk_nope_head_dim: opt(text.qk_nope_head_dim, (v) => posInt(`${tp}qk_nope_head_dim`, v)) ?? 128, // HF DeepseekV3Config default
@@ -304,7 +305,7 @@ function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
 /** Validates one scaling dict: rope_type, required keys, value types; typos of its keys are errors, other keys warnings. */
 function readDict(d: Obj, source: string, warnings: string[]): { rope_type: RopeType; rope_theta: number | null; dict: Obj } {
   const typeKey = d.rope_type !== undefined ? 'rope_type' : 'type';
-  const rope_type = ropeTypeOf(`${source}.${typeKey}`, d[typeKey] ?? 'default');
+  const rope_type = ropeTypeOf(`${source}.${typeKey}`, checkRopeType(`${source}.${typeKey}`, d[typeKey] ?? 'default', d));
   const spec = KEYS[rope_type];
   const known = [...ALWAYS, ...spec.required, ...spec.optional];
   const all = [...new Set([...ALWAYS, ...Object.values(KEYS).flatMap((k) => [...k.required, ...k.optional])])];
@@ -349,6 +350,11 @@ function scheduleOf(text: Obj, tp: string, mt: string, n: number | null, perType
     if (!Array.isArray(lt) || !lt.every((x) => typeof x === 'string')) throw new PosencError(`${tp}layer_types: must be a list of strings`);
     if (n !== null && lt.length !== n) throw new PosencError(`${tp}layer_types: length must equal num_hidden_layers = ${n} (got ${lt.length})`);
     return lt as string[];
+  }
+  // HF Qwen3NextConfig: every full_attention_interval-th layer (default 4) attends with RoPE, the others are Gated DeltaNet
+  if (/^qwen3_(next|5)/.test(mt) && n !== null) {
+    const every = opt(text.full_attention_interval, (v) => posInt(`${tp}full_attention_interval`, v)) ?? 4;
+    return Array.from({ length: n }, (_, i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
   }
   // HF defaults: Gemma 2 alternates (pattern 2), Gemma 3 has 5 local : 1 global (6), Cohere2 3 : 1 (4)
   const defaults: Record<string, number> = { gemma2: 2, gemma3: 6, gemma3_text: 6, cohere2: 4 };

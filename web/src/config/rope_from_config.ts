@@ -4,11 +4,13 @@ import type { RawModule, RawScaledInvFreq } from '../raw.js';
 import { rawScaling } from '../rope_config.js';
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
 import { PosencError, check, show } from '../validate.js';
-import { any, array, f64, int, optional, parse } from '../options.js';
+import { any, array, f64, int, oneOf, optional, parse } from '../options.js';
 import type { Schema } from '../options.js';
 import type { ScaledInvFreq } from '../rope_scaling.js';
 import { readConfig } from './read.js';
 import type { ConfigLayout, ConfigPlan, RopeSpec } from './read.js';
+import { ENGINES, applyEngine } from './engines.js';
+import type { Engine } from './engines.js';
 
 /**
  * One RoPE of a config (one layer type's): its frequencies as {@link Posenc.ropeInvFreqScaled} gives them (attention_scaling,
@@ -24,6 +26,8 @@ export interface ConfigRope extends ScaledInvFreq {
   rotary_dim: number;
   partial_rotary_factor: number;
   rope_theta: number;
+  /** HunYuan's dynamic NTK `alpha` (present only then): a fixed base rope_theta·alpha^(d/(d−2)), the effective_base. */
+  ntk_alpha?: number;
   max_position_embeddings: number | null;
   original_max_position_embeddings: number | null;
   /** rotary_dim/2 inverse frequencies, float64 (exact; HF's float32 ones are up to ~6 ulp off for llama3/longrope). */
@@ -71,6 +75,10 @@ export interface RopeFromConfig extends ConfigRope {
   vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
   /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
   warnings: string[];
+  /** Whose reading of the config this is: present when options.engine was given (absent: transformers'). */
+  engine?: Engine;
+  /** With options.engine: where that engine's reading differs from transformers', with the engine's code it comes from. */
+  engine_notes?: string[];
 }
 
 /** Re-throws a core error with the config key path in front of its field name. */
@@ -94,23 +102,40 @@ function located<T>(spec: RopeSpec, tp: string, f: () => T): T {
   }
 }
 
+/** Largest attention_scaling accepted: it multiplies cos and sin, its square every score (float32 tables stay finite). */
+const MAX_ATTENTION_SCALING = 1e15;
+
+/** Finite in, finite out: a result that overflows (dynamic NTK's base at a huge seq_len, a huge YaRN magnitude) is refused. */
+function finiteOut(spec: RopeSpec, r: RawScaledInvFreq, seq_len: number): void {
+  if (!Number.isFinite(r.effectiveBase) || !r.invFreq.every(Number.isFinite)) {
+    throw new PosencError(`${spec.source}.${spec.ntk_alpha ? 'alpha' : 'factor'}: the scaled base overflows float64${seq_len ? ` at seq_len = ${seq_len}` : ''} (got effective base ${show(r.effectiveBase)})`);
+  }
+  if (!(r.attentionScaling <= MAX_ATTENTION_SCALING)) {
+    const key = spec.dict.attention_factor !== undefined ? 'attention_factor' : spec.dict.mscale !== undefined ? 'mscale' : 'factor';
+    throw new PosencError(`${spec.source}.${key}: gives attention_scaling ${show(r.attentionScaling)}, must be at most ${MAX_ATTENTION_SCALING} (it multiplies cos and sin, and its square every score)`);
+  }
+}
+
 function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: number): ConfigRope {
   return located(spec, plan.text_path, () => {
     const rotary_dim = spec.rope_type === 'proportional' ? spec.head_dim
       : spec.rotary_dim ?? check(raw.rotaryDimFor(spec.head_dim, spec.partial_rotary_factor));
+    // HunYuan's dynamic NTK alpha: a fixed base θ·alpha^(d/(d−2)), computed as 'default' at that base
+    const base = spec.ntk_alpha === null ? spec.rope_theta : spec.rope_theta * spec.ntk_alpha ** (rotary_dim / (rotary_dim - 2));
     const params: RopeScalingParams = {
       ...(spec.dict as Partial<RopeScalingParams>),
       rope_type: spec.rope_type,
-      rope_theta: spec.rope_theta,
+      rope_theta: base,
       rotary_dim,
       ...(spec.rope_type === 'proportional' ? { partial_rotary_factor: spec.partial_rotary_factor } : {}),
       ...(spec.max_position_embeddings !== null ? { max_position_embeddings: spec.max_position_embeddings } : {}),
       ...(spec.original_max_position_embeddings !== null ? { original_max_position_embeddings: spec.original_max_position_embeddings } : {}),
     };
     const r: RawScaledInvFreq = check(raw.ropeInvFreqScaled(rawScaling(params as unknown as Record<string, unknown>), seq_len));
+    finiteOut(spec, r, seq_len);
     return {
-      rope_type: spec.rope_type, source: spec.source, head_dim: spec.head_dim, rotary_dim,
-      partial_rotary_factor: spec.partial_rotary_factor, rope_theta: spec.rope_theta,
+      rope_type: spec.ntk_alpha === null ? spec.rope_type : 'dynamic', source: spec.source, head_dim: spec.head_dim, rotary_dim,
+      partial_rotary_factor: spec.partial_rotary_factor, rope_theta: spec.rope_theta, ...(spec.ntk_alpha !== null ? { ntk_alpha: spec.ntk_alpha } : {}),
       max_position_embeddings: spec.max_position_embeddings, original_max_position_embeddings: spec.original_max_position_embeddings,
       inv_freq: r.invFreq, attention_scaling: r.attentionScaling, effective_base: r.effectiveBase, factor: r.factor,
       yarn_correction_range: r.yarn, llama3_bands: r.bands, longrope_factors: r.longropeFactors, layout: plan.layout, params,
@@ -118,10 +143,16 @@ function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: 
   });
 }
 
-const FROM_CONFIG: Schema = { seq_len: optional(int(0, 2 ** 40)) };
+const FROM_CONFIG: Schema = {
+  seq_len: optional(int(0, 2 ** 40)), engine: optional(oneOf(ENGINES)), n_ctx: optional(int(1, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)),
+};
 
 export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unknown): RopeFromConfig {
-  const seq: number | undefined = parse('ropeFromConfig', FROM_CONFIG, options).seq_len;
+  const o = parse('ropeFromConfig', FROM_CONFIG, options);
+  const seq: number | undefined = o.seq_len;
+  const engine: Engine | undefined = o.engine;
+  if (o.n_ctx !== undefined && engine !== 'llama.cpp') throw new PosencError(`n_ctx: only with engine 'llama.cpp' (got engine '${engine ?? 'transformers'}')`);
+  if (o.max_model_len !== undefined && engine !== 'vllm') throw new PosencError(`max_model_len: only with engine 'vllm' (got engine '${engine ?? 'transformers'}')`);
   const plan = readConfig(config);
   const layer_types: Record<string, ConfigRope | false> = {};
   for (const [t, spec] of Object.entries(plan.types)) layer_types[t] = spec ? computeRope(raw, spec, plan, seq ?? 0) : false;
@@ -154,11 +185,12 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
     const at = q === null ? null : q < 0 ? 1 : check(raw.llama4AttnScales(Float64Array.of(q), floor_scale, attn_scale))[0];
     attn_temperature = { floor_scale, attn_scale, form, scale_at_seq_len: at };
   }
-  return {
+  const hf: RopeFromConfig = {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
     mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
     vision_rope: plan.vision_rope, warnings,
   };
+  return engine === undefined ? hf : applyEngine(raw, hf, engine, { n_ctx: o.n_ctx, max_model_len: o.max_model_len });
 }
 
 /** Options of {@link Posenc.mropePositionIds}, names as HF `get_rope_index`. */

@@ -30,10 +30,11 @@ import ropeWorked from './defs/rope-worked.js';
 import ropeRelative from './defs/rope-relative.js';
 import ntkBase from './defs/ntk-base.js';
 import scalingWavelengths from './defs/scaling-wavelengths.js';
+import ropeCompare from './defs/rope-compare.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
-  configSchedule, configDecay, configScale, configMrope, alibi, xpos, linearAttention, explorer,
+  configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
   ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 

@@ -1,0 +1,123 @@
+// ropeFromConfig(config, { engine }): each engine's reading against a closed form of that engine's code, and against the
+// numbers reported in the issues (vLLM #48621: Ministral 3's YaRN cache multiplier 1.2772588722239782 where
+// transformers has 1.0).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import init from 'posenc';
+import { badConfig, close, theta } from './config-helpers.mjs';
+
+const pe = await init();
+const cfg = (f) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${f}`, import.meta.url), 'utf8'));
+const REL = 1e-12;
+
+// transformers' Ministral3Config defaults (the reproduction of vLLM #48621)
+const ministral3 = {
+  model_type: 'ministral3', head_dim: 128, num_attention_heads: 32, hidden_size: 4096, max_position_embeddings: 262144,
+  rope_parameters: { rope_type: 'yarn', rope_theta: 1e6, factor: 16, original_max_position_embeddings: 16384, beta_fast: 32, beta_slow: 1,
+    mscale: 1, mscale_all_dim: 1, llama_4_scaling_beta: 0.1 },
+};
+
+test('transformers is the default and the reference; a result read with an engine says whose reading it is', () => {
+  const hf = pe.ropeFromConfig(ministral3);
+  assert.equal(hf.engine, undefined);
+  const t = pe.ropeFromConfig(ministral3, { engine: 'transformers' });
+  assert.equal(t.engine, 'transformers');
+  assert.deepEqual(t.engine_notes, []);
+  assert.deepEqual(t.inv_freq, hf.inv_freq);
+  assert.equal(pe.ropeFromConfig(ministral3, { engine: 'vllm' }).engine, 'vllm');
+});
+
+test('vLLM YaRN: 1 + 0.1·ln(factor), not transformers\' mscale ratio — Ministral 3 1.2772588722239782 vs 1.0 (vLLM #48621)', () => {
+  const hf = pe.ropeFromConfig(ministral3), v = pe.ropeFromConfig(ministral3, { engine: 'vllm' });
+  assert.equal(hf.attention_scaling, 1); // get_mscale(16, 1) / get_mscale(16, 1)
+  assert.ok(Math.abs(v.attention_scaling - 1.2772588722239782) <= 1e-15, String(v.attention_scaling));
+  assert.deepEqual(v.inv_freq, hf.inv_freq); // frequencies are the same YaRN ramp
+  assert.match(v.engine_notes[0], /attention_scaling 1\.27726 \(transformers: 1\).*vllm-project\/vllm@07b12f1b.*#48621/);
+  // compareRope states it: every score × 1.2773² = 1.6314
+  const c = pe.compareRope(hf, v, { positions: 16384 });
+  assert.match(c.verdict, /^attention_scaling 1 vs 1\.277: every rotated score × 1\.631/);
+  assert.ok(Math.abs(c.score_error_ones[0] - (1.2772588722239782 ** 2 - 1)) <= 1e-12);
+  // Devstral 2 (factor 48): 1 + 0.1·ln 48
+  const d = pe.ropeFromConfig(cfg('Devstral-Small-2-24B-Instruct.json'), { engine: 'vllm' });
+  assert.ok(Math.abs(d.attention_scaling - (1 + 0.1 * Math.log(48))) <= 1e-15);
+});
+
+test('vLLM DeepSeek (MLA): deepseek_yarn keeps the mscale ratio, so cos/sin and the mscale² softmax factor equal transformers\'', () => {
+  const c = cfg('DeepSeek-V3.json');
+  const hf = pe.ropeFromConfig(c), v = pe.ropeFromConfig(c, { engine: 'vllm' });
+  assert.equal(v.attention_scaling, hf.attention_scaling);
+  assert.equal(v.attention_scaling, 1); // get_mscale(40, 1) / get_mscale(40, 1)
+  assert.ok(Math.abs(v.mla.softmax_scale_factor - (0.1 * Math.log(40) + 1) ** 2) <= 1e-14); // mscale², 1.3689…
+  assert.deepEqual(v.engine_notes, []);
+});
+
+test('dynamic NTK: transformers rescales past max_position_embeddings; vLLM\'s static form and llama.cpp (no GGUF form) do not', () => {
+  const c = { model_type: 'llama', head_dim: 128, num_attention_heads: 8, hidden_size: 1024, rope_theta: 10000, max_position_embeddings: 4096,
+    rope_scaling: { rope_type: 'dynamic', factor: 4 } };
+  const L = 16384, f = 4, d = 128;
+  const hf = pe.ropeFromConfig(c, { seq_len: L });
+  const base = 10000 * ((f * L) / 4096 - (f - 1)) ** (d / (d - 2));
+  assert.ok(Math.abs(hf.effective_base - base) <= REL * base);
+  for (const engine of ['vllm', 'llama.cpp']) {
+    const e = pe.ropeFromConfig(c, { seq_len: L, engine });
+    close(e.inv_freq, theta(10000, d), REL, engine);
+    assert.match(e.engine_notes[0], engine === 'vllm' ? /dynamic_ntk_scaling_rope\.py/ : /no GGUF form/);
+  }
+  // within max_position_embeddings all three agree
+  close(pe.ropeFromConfig(c, { seq_len: 4096, engine: 'vllm' }).inv_freq, pe.ropeFromConfig(c, { seq_len: 4096 }).inv_freq, REL, 'at 4096');
+});
+
+test('LongRoPE (Phi-3 128k): transformers by the current length, llama.cpp by n_ctx, vLLM by max_model_len', () => {
+  const c = cfg('Phi-3-mini-128k-instruct.json');
+  const { long_factor, short_factor } = c.rope_scaling;
+  const th = theta(10000, 96);
+  const scale = Math.sqrt(1 + Math.log(131072 / 4096) / Math.log(4096));
+  const hf = pe.ropeFromConfig(c); // seq_len 0: short
+  close(hf.inv_freq, th.map((t, i) => t / short_factor[i]), REL, 'hf short');
+  const lc = pe.ropeFromConfig(c, { engine: 'llama.cpp' }); // n_ctx = 131072 > 4096: long, at every position
+  close(lc.inv_freq, th.map((t, i) => t / long_factor[i]), REL, 'llama.cpp long');
+  assert.ok(Math.abs(lc.attention_scaling - scale) <= REL);
+  assert.match(lc.engine_notes[0], /n_ctx = 131072 > n_ctx_orig = 4096: long/);
+  close(pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4096 }).inv_freq, hf.inv_freq, REL, 'n_ctx 4096: short');
+  close(pe.ropeFromConfig(c, { engine: 'vllm' }).inv_freq, lc.inv_freq, REL, 'vllm long');
+  close(pe.ropeFromConfig(c, { engine: 'vllm', max_model_len: 4096 }).inv_freq, hf.inv_freq, REL, 'vllm short');
+  // a short prompt: transformers short, llama.cpp long — compareRope names the pairs
+  const cmp = pe.compareRope(hf, lc, { positions: 4096 });
+  assert.equal(cmp.pairs_differing, short_factor.filter((s, i) => s !== long_factor[i]).length);
+  assert.equal(cmp.agree, false);
+});
+
+test('llama.cpp llama3: the F32 rope_freqs divisors — θ_i / fround(θ_i/θ\'_i)', () => {
+  const hf = pe.ropeFromConfig(cfg('Llama-3.1-8B.json')), lc = pe.ropeFromConfig(cfg('Llama-3.1-8B.json'), { engine: 'llama.cpp' });
+  const th = theta(500000, 128);
+  close(lc.inv_freq, th.map((t, i) => t / Math.fround(t / hf.inv_freq[i])), REL, 'rope_freqs');
+  const rel = lc.inv_freq.map((x, i) => Math.abs(x / hf.inv_freq[i] - 1));
+  assert.ok(Math.max(...rel) < 6e-8 && Math.max(...rel) > 0, String(Math.max(...rel)));
+  assert.ok(pe.compareRope(hf, lc, { positions: 131072 }).max_score_error_random < 1e-5); // float32 rounding of the divisors
+});
+
+test('llama.cpp per layer type: OLMo 3\'s sliding layers inherit the full layers\' YaRN; Gemma 3\'s keep their own RoPE', () => {
+  const o = cfg('Olmo-3.1-32B-Instruct.json');
+  const hf = pe.ropeFromConfig(o), lc = pe.ropeFromConfig(o, { engine: 'llama.cpp' });
+  assert.equal(hf.layer_types.sliding_attention.rope_type, 'default');
+  const s = lc.layer_types.sliding_attention;
+  assert.equal(s.rope_type, 'yarn');
+  close(s.inv_freq, hf.layer_types.full_attention.inv_freq, REL, 'sliding = full');
+  assert.equal(s.attention_scaling, 1.2079441541679836);
+  assert.ok(lc.engine_notes.some((n) => /sliding_attention layers rotate with the full-attention layers' scaling.*llama\.cpp@00342301/.test(n)));
+  const c = pe.compareRope(hf, lc, { positions: 65536 });
+  assert.ok(c.by_layer_type.full_attention.agree);
+  assert.match(c.verdict, /^layer type 'sliding_attention': rope_type 'default' vs 'yarn'/);
+  const g = cfg('gemma-3-27b-it.json');
+  const gh = pe.ropeFromConfig(g), gl = pe.ropeFromConfig(g, { engine: 'llama.cpp' });
+  close(gl.layer_types.sliding_attention.inv_freq, gh.layer_types.sliding_attention.inv_freq, 0, 'gemma 3 sliding');
+  assert.deepEqual(gl.engine_notes, []);
+});
+
+test('engine options: known engines only, n_ctx / max_model_len only with their engine', () => {
+  badConfig(pe, ministral3, /^engine: must be one of/, { engine: 'sglang' });
+  badConfig(pe, ministral3, /^n_ctx: only with engine 'llama\.cpp' \(got engine 'transformers'\)/, { n_ctx: 4096 });
+  badConfig(pe, ministral3, /^max_model_len: only with engine 'vllm'/, { engine: 'llama.cpp', max_model_len: 4096 });
+  badConfig(pe, ministral3, /^n_ctx: must be an integer/, { engine: 'llama.cpp', n_ctx: 0 });
+});

@@ -1,0 +1,5 @@
+// The Node file functions the command line (cli.ts) uses, declared here so that no @types/node is needed (declarations
+// of one module merge with ambient.d.ts's).
+declare module 'node:fs/promises' {
+  export function readFile(path: string, encoding: 'utf8'): Promise<string>;
+}

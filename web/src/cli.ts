@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// `npx posenc inspect <config.json | model.gguf> [--compare <other>] [--engine …] [--json] [--tolerance x]`: the RoPE a
+// file describes, and where two files (or two engines' readings of one) differ. Exit status: 0 = read (and, with a
+// comparison, agreeing within the tolerance), 1 = the two disagree beyond it, 2 = bad arguments or an unreadable file.
+import { open, readFile } from 'node:fs/promises';
+import { init } from './node.js';
+import type { Posenc } from './posenc.js';
+import type { CompareRopeResult } from './compare.js';
+import type { RopeFromConfig } from './config/rope_from_config.js';
+import type { RopeFromGGUF } from './gguf_rope.js';
+
+const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
+
+  --compare <file>        a second config.json or .gguf to compare with (default: the same file)
+  --engine <e>            how the first file is read: transformers (default), vllm, llama.cpp
+  --compare-engine <e>    how the second is read (default: as --engine); with no --compare, the same file again
+  --tolerance <x>         largest score error, relative to |q|·|k|, counted as agreeing (default 1e-3)
+  --positions <n>         compare distances 0…n (default: the larger max_position_embeddings)
+  --seq-len <n>           sequence length for transformers' dynamic NTK / LongRoPE choice
+  --n-ctx <n>             llama.cpp's allocated context (-c; also picks a .gguf's LongRoPE factors); --max-model-len <n>: vLLM's
+  --json                  print JSON instead of text
+
+exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files`;
+
+type Flags = Record<string, string | boolean>;
+const VALUED = ['compare', 'engine', 'compare-engine', 'tolerance', 'positions', 'seq-len', 'n-ctx', 'max-model-len'];
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): { command: string; file: string; flags: Flags } {
+  const flags: Flags = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json' || a === '--help' || a === '-h') flags[a.replace(/^-+/, '')] = true;
+    else if (a.startsWith('--')) {
+      const [k, v] = a.slice(2).split(/=(.*)/s);
+      if (!VALUED.includes(k)) throw new UsageError(`unknown option --${k}`);
+      const val = v ?? argv[++i];
+      if (val === undefined) throw new UsageError(`--${k}: needs a value`);
+      flags[k] = val;
+    } else rest.push(a);
+  }
+  if (flags.help || flags.h) return { command: 'help', file: '', flags };
+  if (rest[0] !== 'inspect') throw new UsageError(rest.length ? `unknown command '${rest[0]}'` : 'no command');
+  if (rest.length !== 2) throw new UsageError(rest.length < 2 ? 'inspect: a config.json or .gguf file is required' : `inspect: one file (got ${rest.length - 1}); the second goes after --compare`);
+  return { command: 'inspect', file: rest[1], flags };
+}
+
+const num = (flags: Flags, k: string, int: boolean): number | undefined => {
+  if (flags[k] === undefined) return undefined;
+  const v = Number(flags[k]);
+  if (!Number.isFinite(v) || (int && !Number.isInteger(v))) throw new UsageError(`--${k}: must be ${int ? 'an integer' : 'a number'} (got '${flags[k]}')`);
+  return v;
+};
+
+async function isGGUF(path: string): Promise<boolean> {
+  const f = await open(path, 'r');
+  try {
+    const b = new Uint8Array(4);
+    const { bytesRead } = await f.read(b, 0, 4, 0);
+    return bytesRead === 4 && String.fromCharCode(...b) === 'GGUF';
+  } finally {
+    await f.close();
+  }
+}
+
+type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string };
+
+/** The RoPE of a file as `engine` reads it (a .gguf is what llama.cpp reads: engines do not apply to it). */
+async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
+  const seq = num(flags, 'seq-len', true), nctx = num(flags, 'n-ctx', true), mml = num(flags, 'max-model-len', true);
+  if (await isGGUF(path)) {
+    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context (--n-ctx, default the file's context
+    // length, as llama.cpp's -c 0), not by the current length as ropeFromGGUF picks them by default
+    const g = await pe.ropeFromGGUF(path);
+    if (g.rope_type !== 'longrope' || g.max_position_embeddings === null) return { ...g, file: path };
+    return { ...(await pe.ropeFromGGUF(path, { seq_len: nctx ?? g.max_position_embeddings })), file: path };
+  }
+  const opts: Record<string, unknown> = { engine };
+  if (seq !== undefined) opts.seq_len = seq;
+  if (nctx !== undefined && engine === 'llama.cpp') opts.n_ctx = nctx;
+  if (mml !== undefined && engine === 'vllm') opts.max_model_len = mml;
+  return { ...pe.ropeFromConfig(await readFile(path, 'utf8'), opts), file: path };
+}
+
+const g = (x: number) => String(Number(x.toPrecision(6)));
+
+const reader = (r: Rope) => ('gguf' in r ? `GGUF, ${r.gguf.architecture}` : r.engine ?? 'transformers');
+
+function summary(r: Rope): string {
+  const lines = [`${r.file} (${reader(r)})`,
+    `  model_type          ${r.model_type ?? '—'}`,
+    `  rope_type           ${r.rope_type}${r.factor !== null ? `, factor ${g(r.factor)}` : ''}`,
+    `  rope_theta          ${g(r.rope_theta)}${r.effective_base !== r.rope_theta ? ` (effective ${g(r.effective_base)})` : ''}`,
+    `  rotary_dim          ${r.rotary_dim} of head_dim ${r.head_dim}, layout ${r.layout ?? 'unknown'}`,
+    `  attention_scaling   ${g(r.attention_scaling)}`,
+    `  context             ${r.max_position_embeddings ?? '—'}${r.original_max_position_embeddings ? ` (original ${r.original_max_position_embeddings})` : ''}`];
+  const types = Object.entries(r.layer_types ?? {});
+  if (types.length > 1) {
+    for (const [t, x] of types) lines.push(`  ${t.padEnd(19)} ${x ? `${x.rope_type}, rope_theta ${g(x.rope_theta)}, attention_scaling ${g(x.attention_scaling)}` : 'no RoPE'}`);
+  }
+  for (const n of ('engine_notes' in r ? r.engine_notes : undefined) ?? []) lines.push(`  engine: ${n}`);
+  for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
+
+function comparison(c: CompareRopeResult, a: string, b: string): string {
+  const lines = [`${a} vs ${b}, distances 0…${c.positions[c.positions.length - 1]}:`, `  ${c.verdict}`];
+  for (const x of c.causes.slice(1)) lines.push(`  also: ${x}`);
+  for (const n of c.notes) lines.push(`  note: ${n}`);
+  lines.push(`  max |Δcos| ${g(c.max_dcos)}, max |Δsin| ${g(c.max_dsin)}; score error (of |q|·|k|) ${g(c.max_score_error_ones)} all-ones, ${g(c.max_score_error_random)} random`);
+  for (const [t, x] of Object.entries(c.by_layer_type)) lines.push(`  ${t}: ${x ? (x.agree ? 'agree' : x.verdict) : 'no RoPE on one side'}`);
+  lines.push(c.agree ? `  agree within tolerance ${c.tolerance}` : `  DISAGREE beyond tolerance ${c.tolerance}`);
+  return lines.join('\n');
+}
+
+/** JSON of typed arrays (as lists) and of a GGUF's 64-bit integers (BigInt: a number when exact, else a string). */
+const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v))
+  : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
+
+export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    err(`posenc: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (args.command === 'help') {
+    out(USAGE);
+    return 0;
+  }
+  const { file, flags } = args;
+  try {
+    const pe = await init();
+    const engine = String(flags.engine ?? 'transformers');
+    const a = await ropeOf(pe, file, engine, flags);
+    const cmpFile = flags.compare as string | undefined;
+    const cmpEngine = flags['compare-engine'] as string | undefined;
+    if (cmpFile === undefined && cmpEngine === undefined) {
+      out(flags.json ? JSON.stringify(a, (_k, v) => plain(v), 2) : summary(a));
+      return 0;
+    }
+    const b = await ropeOf(pe, cmpFile ?? file, cmpEngine ?? engine, flags);
+    const c = pe.compareRope(a, b, { tolerance: num(flags, 'tolerance', false), positions: num(flags, 'positions', true) });
+    if (flags.json) {
+      const { positions: _p, dcos: _c, dsin: _s, score_error_ones: _o, score_error_random: _r, random_q: _q, random_k: _k, ...small } = c;
+      out(JSON.stringify({ a, b, comparison: small }, (_k2, v) => plain(v), 2));
+    } else {
+      out(`${summary(a)}\n${summary(b)}\n${comparison(c, `${a.file} (${reader(a)})`, `${b.file} (${reader(b)})`)}`);
+    }
+    return c.agree ? 0 : 1;
+  } catch (e) {
+    const x = e as Error & { code?: string; path?: string };
+    err(`posenc: ${x.code === 'ENOENT' ? `${x.path}: no such file` : x.code === 'EISDIR' ? 'a directory, not a file' : x.message}`);
+    return 2;
+  }
+}
+
+// run when executed (the bin), not when imported
+interface Proc { argv: string[]; stdout: { write(s: string): void }; stderr: { write(s: string): void }; exitCode?: number }
+const proc = (globalThis as unknown as { process?: Proc }).process;
+if (proc && /(?:^|[\\/])(?:cli\.js|posenc)$/.test(proc.argv[1] ?? '')) {
+  main(proc.argv.slice(2), (s) => proc.stdout.write(`${s}\n`), (s) => proc.stderr.write(`${s}\n`)).then((code) => { proc.exitCode = code; });
+}

@@ -1,0 +1,56 @@
+// GGUF files (llama.cpp's model format): the header (cpp/src/gguf.cpp, read through gguf_source.ts) and the RoPE the
+// file describes (gguf_rope.ts, in pe.ropeFromConfig's shape).
+import { Core } from './core.js';
+import { int, optional, parse } from './options.js';
+import type { Schema } from './options.js';
+import { openGguf } from './gguf_source.js';
+import type { GgufHeader, GgufSource } from './gguf_source.js';
+import { ropeFromGgufFile } from './gguf_rope.js';
+import type { RopeFromGGUF } from './gguf_rope.js';
+
+export type { GgufFileHandle, GgufHeader, GgufKeyValue, GgufSource, GgufTensorInfo, GgufValue } from './gguf_source.js';
+export type { GgufRope, RopeFromGGUF } from './gguf_rope.js';
+export type { GgufPairing } from './gguf_arch.js';
+
+const FROM_GGUF: Schema = { seq_len: optional(int(0, 2 ** 40)) };
+
+/** Reading .gguf files. */
+export class GgufApi extends Core {
+  /**
+   * The header of a GGUF file (versions 1–3, little-endian): its key–values in file order (also as `metadata` by
+   * key; uint64/int64 as BigInt; arrays over 4096 elements and strings over 1 MiB are walked over, not stored: value
+   * null, `skipped: true`), tensor infos, alignment and data offset. A File/Blob, FileHandle or path is read in a
+   * window of its first 1 MiB, grown (×1.5 at least) only while the header needs more; tensor data is never read.
+   * Caps: header ≤ 256 MiB, ≤ 2^20 key–values and tensors, arrays nested ≤ 4 deep, ≤ 4 dims. Errors start with
+   * `gguf:` (not a GGUF file, big-endian, unknown version or value type, a length past the end of the file, duplicate
+   * keys or tensor names, a bad general.alignment or tensor offset) or `source:`.
+   */
+  async ggufHeader(source: GgufSource): Promise<GgufHeader> {
+    const f = await openGguf(this.raw, source);
+    await f.close();
+    return f.header;
+  }
+
+  /**
+   * The RoPE a .gguf file describes, in {@link Posenc.ropeFromConfig}'s shape (HF names: rope_type, rotary_dim,
+   * rope_theta, inv_freq (float64), attention_scaling, layout, layer_types, mla, …) plus `gguf` (the keys and
+   * tensors read, llama.cpp's pairing, bytes read). Keys as llama.cpp reads them: `{arch}.rope.freq_base` (default
+   * 10000), `rope.dimension_count`, `rope.scaling.*` (type none/linear/yarn/longrope; factor or the legacy
+   * `rope.scale_linear`), `context_length`, `attention.key_length[_mla|_swa]`, the sliding-window pattern and
+   * `rope.freq_base_swa`; Llama 3 scaling from the `rope_freqs` tensor (inv_freq[i] = freq_base^(−2i/d) / rope_freqs[i]);
+   * LongRoPE from `rope_factors_long`/`rope_factors_short` (picked by seq_len as HF does; llama.cpp picks by the
+   * allocated context); DeepSeek's `yarn_log_multiplier` = 0.1·mscale_all_dim. The pairing is not in the file: it
+   * comes from a table mirroring llama.cpp's `llama_model_rope_type` (NORM → 'interleaved', NEOX/M-RoPE → 'half_split');
+   * an architecture missing there gives layout null and a warning. `warnings` lists what the file cannot say and
+   * what was assumed. inv_freq as ropeFromConfig's (float64; rope_freqs divisors read from F32/F16 exactly).
+   */
+  async ropeFromGGUF(source: GgufSource, options?: { seq_len?: number }): Promise<RopeFromGGUF> {
+    const seq: number | undefined = parse('ropeFromGGUF', FROM_GGUF, options).seq_len;
+    const f = await openGguf(this.raw, source);
+    try {
+      return await ropeFromGgufFile(this.raw, f, seq);
+    } finally {
+      await f.close();
+    }
+  }
+}
