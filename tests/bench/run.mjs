@@ -8,7 +8,7 @@
 // `scores` the causal QKᵀ flops at the measured single-thread f32x4 multiply-add peak.
 // Prints one JSON line per (workload, implementation) and one `summary` line per workload, then a readable table.
 // BENCH_REPS (default 7) sets the timed repetitions; BENCH_ONLY=a,b runs only those workloads; BENCH_NUMPY=0 skips
-// numpy (then the goals that name it are not evaluated).
+// numpy (then the goals that name it are not evaluated); BENCH_PYTHON names another python3 with numpy.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +75,7 @@ const NUMPY = process.env.BENCH_NUMPY !== '0';
 const numpyPeer = (threads, names, idxOf) => {
   const script = fileURLToPath(new URL('numpy_peer.py', import.meta.url));
   const spec = JSON.stringify({ reps: REPS, workloads: Object.fromEntries(names.map((n) => [n, idxOf[n]])) });
-  const out = execFileSync('/usr/bin/python3', [script, spec], { encoding: 'utf8', maxBuffer: 1 << 26,
+  const out = execFileSync(process.env.BENCH_PYTHON ?? '/usr/bin/python3', [script, spec], { encoding: 'utf8', maxBuffer: 1 << 26,
     env: { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) } });
   return JSON.parse(out);
 };
@@ -117,7 +117,7 @@ for (const name of names) {
     if (res) rows[impl] = { ...stats(res.ms), error: error(res.sample) };  // a peer: its error is reported
   }
   const bytes = rows['wasm-simd'].bytes;
-  const floorMs = Math.max(bytes / (copyGBs * 1e6), FLOPS[name] && name === 'scores' ? FLOPS[name] / (peakGflops * 1e6) : 0);
+  const floorMs = Math.max(bytes / (copyGBs * 1e6), (FLOPS[name] ?? 0) / (peakGflops * 1e6));  // the tighter limit
   const limits = (ms) => ({ copy_bandwidth_fraction: round(bytes / (ms * 1e6) / copyGBs),
     ...(FLOPS[name] && { peak_flops_fraction: round(FLOPS[name] / (ms * 1e6) / peakGflops) }) });
   for (const [impl, s] of Object.entries(rows)) {
