@@ -111,6 +111,10 @@ for (const name of names) {
     const r = m.benchRun(name, REPS, idx);
     rows[impl] = { ...stats(Array.from(r.ms)), bytes: r.bytes, error: check(impl, Array.from(r.sample)) };
   }
+  // What any fresh result costs at least: a new typed array of the result's size, filled by one copy (page faults of
+  // new memory; on this kind of machine slower than the copy itself).
+  const size = benchSimd.benchRun(name, 0, []).size, warm = new Float32Array(size).fill(1);
+  rows['first-touch'] = { ...timeJs(() => new Float32Array(size).set(warm)), error: 0 };
   const n = nat([REPS, name, ...idx]);
   rows.native = { ...stats(n.ms), error: check('native', n.sample) };
   for (const [impl, res] of [['numpy', np1[name]], ['numpy-blas-2-threads', np2[name]]]) {
@@ -130,7 +134,7 @@ for (const name of names) {
   const [bestPeer, bestMs] = peers[0];
   const goals = { x_best_peer: 1 };
   const got = { x_best_peer: round(bestMs / apiMs, 2), fresh_over_out: round(rows['api-fresh'].median_ms / apiMs, 2),
-    over_floor: round(apiMs / floorMs, 2) };
+    over_floor: round(apiMs / floorMs, 2), fresh_over_out_plus_first_touch: round(rows['api-fresh'].median_ms / (apiMs + rows['first-touch'].median_ms), 2) };
   goals.fresh_over_out = FRESH_GOAL;
   if (FLOOR_GOAL[name]) goals.over_floor = FLOOR_GOAL[name];
   if (X_NUMPY_GOAL[name] && rows.numpy) (goals.x_numpy = X_NUMPY_GOAL[name], got.x_numpy = round(rows.numpy.median_ms / apiMs, 2));
@@ -149,13 +153,13 @@ const ms = (x) => (x === undefined ? '—' : x < 10 ? x.toFixed(2) : x.toFixed(1
 console.log(`\nmachine (same run): copy ${copyGBs.toFixed(1)} GB/s (wasm, read+write), f32x4 multiply-add ${peakGflops.toFixed(1)} GFLOP/s (wasm)`
   + `; API with ${api.zeroCopy ? 'wasm buffers and warm out' : 'typed arrays'}; fresh = plain arrays in, new results out; medians in ms`);
 console.log(pad('workload', 13) + pad('API', 8) + pad('fresh', 8) + pad('kernel', 8) + pad('floor', 8) + pad('native', 8)
-  + pad('plain JS', 9) + pad('numpy', 8) + pad('np 2thr', 8) + pad('×best peer', 20) + pad('÷floor', 8) + pad('fresh÷API', 10) + 'goals met');
+  + pad('plain JS', 9) + pad('numpy', 8) + pad('np 2thr', 8) + pad('×best peer', 20) + pad('÷floor', 8) + pad('fresh÷API (÷API+touch)', 24) + 'goals met');
 for (const { name, rows, line } of summary) {
   const g = line.goals_met;
   console.log(pad(name, 13) + pad(ms(rows.api.median_ms), 8) + pad(ms(rows['api-fresh'].median_ms), 8) + pad(ms(rows['wasm-simd'].median_ms), 8)
     + pad(ms(line.floor_ms), 8) + pad(ms(rows.native.median_ms), 8) + pad(ms(rows['plain-js'].median_ms), 9)
     + pad(ms(rows.numpy?.median_ms), 8) + pad(ms(rows['numpy-blas-2-threads']?.median_ms), 8)
-    + pad(`${line.x_best_peer}× ${line.best_peer.name}`, 20) + pad(line.over_floor, 8) + pad(line.fresh_over_out, 10)
+    + pad(`${line.x_best_peer}× ${line.best_peer.name}`, 20) + pad(line.over_floor, 8) + pad(`${line.fresh_over_out} (${line.fresh_over_out_plus_first_touch})`, 24)
     + (line.all_met ? 'all' : Object.entries(g).filter(([, v]) => !v).map(([k]) => `NOT ${k}`).join(', ')));
 }
 console.log('errors (largest |Δ|/max(1,|x|) against plain JS at 64 indices): '
