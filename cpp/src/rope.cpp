@@ -90,8 +90,8 @@ namespace {
 using simd::dbatch;
 using simd::fbatch;
 constexpr std::size_t kW = dbatch::size, kF = 2 * kW;  // float64 lanes; frequencies per float32 store
-constexpr std::size_t kBlock = 16;                      // rows per angle-addition block (one exact seed each)
-constexpr double kNoCorrection = 1024;                  // |angle| up to which ε is not needed (see angle_rows)
+constexpr std::size_t kBlock = 32;                      // rows per angle-addition block (one exact seed each)
+constexpr double kNoCorrection = 4096;                  // |angle| up to which ε is not needed (see angle_rows)
 
 // Where the float32 results go: split tables (cos and sin, row stride `stride`) or sinusoidal's interleaved rows
 // [sin_i, cos_i, …]. put(): kF entries from frequency i of row p; put1(): one entry.
@@ -124,6 +124,12 @@ XSIMD_INLINE void direct(const dbatch& a0, const dbatch& a1, const dbatch& sc, f
   s = simd::narrow(sc * x.s, sc * y.s);
 }
 
+// The rare direct evaluation inside the angle-addition loop, out of line (keeps the loop's registers free).
+__attribute__((noinline)) void recompute(double pos, const double* inv, double scale, fbatch& c, fbatch& s) {
+  const dbatch m(pos);
+  direct<true>(m * dbatch::load_unaligned(inv), m * dbatch::load_unaligned(inv + kW), dbatch(scale), c, s);
+}
+
 // Every entry is float(scale·cos(A)), float(scale·sin(A)) with A = fl(pos_p·θ_i), the float64 product.
 // Rows whose position is not part of a run are evaluated directly (simd::sincos, float64 throughout).
 // Runs of kBlock consecutive positions P, P+1, … (P = 0 or P ≥ kBlock−1, all angles in sincos_fast's range) use
@@ -133,10 +139,10 @@ XSIMD_INLINE void direct(const dbatch& a0, const dbatch& a1, const dbatch& sc, f
 //     cos δ = cos T − ε·sin T,  sin δ = sin T + ε·cos T   (ε² ≤ 2^-60 is dropped),
 //     cos A = cos A0·cos δ − sin A0·sin δ,  sin A = sin A0·cos δ + cos A0·sin δ,
 //   so the entry reproduces the float64 angle of the direct path. Where every angle of a batch of frequencies in
-//   the block is ≤ kNoCorrection, ε (≤ 3·2^-53·|A|, ≤ 4e-13) is left out: ≤ 0.01 ulp of any value ≥ 2^-10. Each product adds ~2^-53 absolute error,
-//   harmless except where the value itself is near 0: a float32 result below 2^-10·|scale| is recomputed
-//   directly (relative accuracy there; ~1 in 1000 batches). Every value then lies within ~1e-15 absolute
-//   (~1e-5 ulp for values ≥ 2^-10) of float64 truth before the one rounding to float32.
+//   the block is ≤ kNoCorrection, ε (≤ 3·2^-53·|A|, ≤ 1.4e-12) is left out: ≤ 0.01 ulp of any value ≥ 2^-8. Each product adds ~2^-53 absolute error,
+//   harmless except where the value itself is near 0: a float32 result below 2^-8·|scale| is recomputed
+//   directly (relative accuracy there; ~2 in 100 batches). Every value then lies within ~1e-15 absolute
+//   (~1e-5 ulp for values ≥ 2^-8) of float64 truth before the one rounding to float32.
 template <class Store>
 void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::size_t n, double scale, const Store& st) {
   const std::size_t nv = nfreq / kF * kF;  // frequencies in SIMD batches; the rest are scalar
@@ -144,7 +150,7 @@ void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::si
   for (std::size_t i = 0; i < nfreq; ++i) max_inv = std::max(max_inv, std::fabs(inv[i]));
   const double lim = simd::kSinCosFast * 0.999;
   const dbatch sc(scale);
-  const fbatch tiny(static_cast<float>(std::ldexp(std::fabs(scale), -10)));
+  const fbatch tiny(static_cast<float>(std::ldexp(std::fabs(scale), -8)));
   auto scalar_tail = [&](std::size_t p) {
     for (std::size_t i = nv; i < nfreq; ++i) {
       const double a = pos[p] * inv[i];
@@ -214,8 +220,7 @@ void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::si
           S[h] = s0 * cd + c0 * sd;
         }
         fbatch c = simd::narrow(C[0], C[1]), s = simd::narrow(S[0], S[1]);
-        if (xsimd::any(xsimd::min(xsimd::abs(c), xsimd::abs(s)) < tiny))
-          direct<true>(m * dbatch::load_unaligned(inv + i), m * dbatch::load_unaligned(inv + i + kW), sc, c, s);
+        if (xsimd::any(xsimd::min(xsimd::abs(c), xsimd::abs(s)) < tiny)) recompute(pos[p], inv + i, scale, c, s);
         st.put(p, i, c, s);
       }
       scalar_tail(p);

@@ -22,7 +22,7 @@
 // The SIMD kernel reduces the float64 angle by π/2 in float64 (Cody–Waite, three parts) and evaluates
 // float64 minimax polynomials (~1 float64 ulp before the rounding); angles beyond ~1.6e6 rad use a
 // full-range reduction. Runs of consecutive positions (0 … n−1, the common case) are computed by angle
-// addition from one such float64 seed per 16 rows, corrected to the same float64 angle pos·θ_i (no
+// addition from one such float64 seed per 32 rows, corrected to the same float64 angle pos·θ_i (no
 // recurrence, so no error grows with the position; tested on every position 0 … 2^20: within 1 ulp).
 // A float32 product pos·θ_i, as PyTorch references compute it, is ~5e-4 rad off at pos = 8191.
 // rope_apply is one float32 multiply-add per output element: relative error ≤ 2^-23 of |x|.
@@ -67,7 +67,7 @@ namespace kernels {
 /// No validation: callers pass consistent sizes. Exposed for tests and benchmarks.
 /// Strided angle tables: for p < n, i < nfreq: cos_out[p·stride + i] = float(scale·cos(pos_p·inv_i)),
 /// same for sin, with pos_p·inv_i the float64 product. SIMD kernel (rows of consecutive positions by exact angle
-/// addition from one float64 seed per 16 rows, other rows by float64 range reduction + polynomials; see the
+/// addition from one float64 seed per 32 rows, other rows by float64 range reduction + polynomials; see the
 /// accuracy contract above) and its scalar twin (std::cos/std::sin); they agree within 1 ulp. No validation.
 void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        double scale, float* cos_out, float* sin_out, std::size_t stride);

@@ -35,7 +35,7 @@ namespace kernels {
 /// SIMD kernel and its scalar twin (std::sin/std::cos per entry); they agree within 1 ulp. No validation.
 /// The SIMD kernel is RoPE's angle kernel (rope.hpp, kernels::angle_tables_simd / sincos_pairs_simd): runs of
 /// consecutive positions (0 … n−1 when positions == nullptr) by float64 angle addition from one float64 seed per
-/// 16 rows, corrected to the float64 product pos·ω_i — no recurrence — and other positions by float64 sincos per
+/// 32 rows, corrected to the float64 product pos·ω_i — no recurrence — and other positions by float64 sincos per
 /// entry; every entry is the float64 value rounded once (tested on every position 0 … 2^20 in test_rope.cpp).
 void sinusoidal_simd(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout,
                      float* out);
