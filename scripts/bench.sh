@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 node tests/bench/sizes.mjs    # the npm package: tarball, each file gzipped, the bundled browser entry
-node tests/bench/run.mjs      # kernels: wasm SIMD / wasm scalar / plain JS / native
+node tests/bench/run.mjs      # kernels: API (out / fresh) / wasm SIMD / wasm scalar / native, peers plain JS + numpy (same run)
 node tests/bench/site.mjs     # the page: control change → repainted 512×512 heatmap in Chromium
 node tests/bench/figures.mjs  # posenc/figures: figures.js gzipped, first figure painted after page load (Chromium)
 node tests/bench/gpu.mjs      # WebGPU (pe.gpu) vs wasm SIMD per workload and size, crossover; SwiftShader without a GPU

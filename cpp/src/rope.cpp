@@ -85,41 +85,177 @@ void angle_tables_scalar(const double* inv_freq, std::size_t nfreq, const double
     }
 }
 
+#if POSENC_SIMD
+namespace {
+using simd::dbatch;
+using simd::fbatch;
+constexpr std::size_t kW = dbatch::size, kF = 2 * kW;  // float64 lanes; frequencies per float32 store
+constexpr std::size_t kBlock = 32;                      // rows per angle-addition block (one exact seed each)
+constexpr double kNoCorrection = 4096;                  // |angle| up to which ε is not needed (see angle_rows)
+
+// Where the float32 results go: split tables (cos and sin, row stride `stride`) or sinusoidal's interleaved rows
+// [sin_i, cos_i, …]. put(): kF entries from frequency i of row p; put1(): one entry.
+struct SplitStore {
+  float *cos, *sin;
+  std::size_t stride;
+  void put(std::size_t p, std::size_t i, const fbatch& c, const fbatch& s) const {
+    c.store_unaligned(cos + p * stride + i);
+    s.store_unaligned(sin + p * stride + i);
+  }
+  void put1(std::size_t p, std::size_t i, float c, float s) const { cos[p * stride + i] = c, sin[p * stride + i] = s; }
+};
+struct PairStore {
+  float* out;
+  std::size_t stride;
+  void put(std::size_t p, std::size_t i, const fbatch& c, const fbatch& s) const {
+    float* o = out + p * stride + 2 * i;
+    xsimd::zip_lo(s, c).store_unaligned(o);
+    xsimd::zip_hi(s, c).store_unaligned(o + kF);
+  }
+  void put1(std::size_t p, std::size_t i, float c, float s) const { out[p * stride + 2 * i] = s, out[p * stride + 2 * i + 1] = c; }
+};
+
+// scale·cos(a), scale·sin(a) of 2 float64 batches of angles, rounded to float32 (direct evaluation).
+template <bool Fast>
+XSIMD_INLINE void direct(const dbatch& a0, const dbatch& a1, const dbatch& sc, fbatch& c, fbatch& s) {
+  const simd::SinCos x = Fast ? simd::sincos_fast(a0) : simd::sincos(a0);
+  const simd::SinCos y = Fast ? simd::sincos_fast(a1) : simd::sincos(a1);
+  c = simd::narrow(sc * x.c, sc * y.c);
+  s = simd::narrow(sc * x.s, sc * y.s);
+}
+
+// The rare direct evaluation inside the angle-addition loop, out of line (keeps the loop's registers free).
+__attribute__((noinline)) void recompute(double pos, const double* inv, double scale, fbatch& c, fbatch& s) {
+  const dbatch m(pos);
+  direct<true>(m * dbatch::load_unaligned(inv), m * dbatch::load_unaligned(inv + kW), dbatch(scale), c, s);
+}
+
+// Every entry is float(scale·cos(A)), float(scale·sin(A)) with A = fl(pos_p·θ_i), the float64 product.
+// Rows whose position is not part of a run are evaluated directly (simd::sincos, float64 throughout).
+// Runs of kBlock consecutive positions P, P+1, … (P = 0 or P ≥ kBlock−1, all angles in sincos_fast's range) use
+// angle addition from one exact seed per block, with no recurrence (so no error builds up):
+//   with A0 = fl(Pθ) (seed: cos A0, sin A0 by sincos_fast), T = fl(tθ) (table: cos T, sin T, once per call) and
+//   δ = A − A0 (exact by Sterbenz, as A ≤ 2·A0), ε = δ − T (exact again; |ε| ≲ 2^-52·|A|) corrects T to δ:
+//     cos δ = cos T − ε·sin T,  sin δ = sin T + ε·cos T   (ε² ≤ 2^-60 is dropped),
+//     cos A = cos A0·cos δ − sin A0·sin δ,  sin A = sin A0·cos δ + cos A0·sin δ,
+//   so the entry reproduces the float64 angle of the direct path. Where every angle of a batch of frequencies in
+//   the block is ≤ kNoCorrection, ε (≤ 3·2^-53·|A|, ≤ 1.4e-12) is left out: ≤ 0.01 ulp of any value ≥ 2^-8. Each product adds ~2^-53 absolute error,
+//   harmless except where the value itself is near 0: a float32 result below 2^-8·|scale| is recomputed
+//   directly (relative accuracy there; ~2 in 100 batches). Every value then lies within ~1e-15 absolute
+//   (~1e-5 ulp for values ≥ 2^-8) of float64 truth before the one rounding to float32.
+template <class Store>
+void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::size_t n, double scale, const Store& st) {
+  const std::size_t nv = nfreq / kF * kF;  // frequencies in SIMD batches; the rest are scalar
+  double max_inv = 0;
+  for (std::size_t i = 0; i < nfreq; ++i) max_inv = std::max(max_inv, std::fabs(inv[i]));
+  const double lim = simd::kSinCosFast * 0.999;
+  const dbatch sc(scale);
+  const fbatch tiny(static_cast<float>(std::ldexp(std::fabs(scale), -8)));
+  auto scalar_tail = [&](std::size_t p) {
+    for (std::size_t i = nv; i < nfreq; ++i) {
+      const double a = pos[p] * inv[i];
+      st.put1(p, i, static_cast<float>(scale * std::cos(a)), static_cast<float>(scale * std::sin(a)));
+    }
+  };
+  auto direct_row = [&](std::size_t p) {
+    const dbatch m(pos[p]);
+    const bool fast = std::fabs(pos[p]) * max_inv < lim;
+    fbatch c, s;
+    for (std::size_t i = 0; i < nv; i += kF) {
+      const dbatch a0 = m * dbatch::load_unaligned(inv + i), a1 = m * dbatch::load_unaligned(inv + i + kW);
+      if (fast) direct<true>(a0, a1, sc, c, s);
+      else direct<false>(a0, a1, sc, c, s);
+      st.put(p, i, c, s);
+    }
+    scalar_tail(p);
+  };
+  // cos T, sin T for t < kBlock (filled at the first block); the block's seeds A0, scale·cos A0, scale·sin A0.
+  std::vector<double> ct, stab, a0v(nv), c0v(nv), s0v(nv), cmax(nv / kF);
+  for (std::size_t i = 0; i < nv; ++i) cmax[i / kF] = std::max(cmax[i / kF], std::fabs(inv[i]));
+  for (std::size_t p0 = 0; p0 < n;) {
+    const std::size_t len = std::min(kBlock, n - p0);
+    const double P = pos[p0];
+    bool run = nv > 0 && len > 1 && (P == 0 || P >= double(kBlock - 1)) && (P + double(kBlock)) * max_inv < lim;
+    for (std::size_t t = 1; run && t < len; ++t) run = pos[p0 + t] == P + double(t);
+    if (!run) {
+      direct_row(p0++);
+      continue;
+    }
+    if (ct.empty()) {
+      ct.resize(kBlock * nv), stab.resize(kBlock * nv);
+      for (std::size_t t = 0; t < kBlock; ++t)
+        for (std::size_t i = 0; i < nv; i += kW) {
+          const simd::SinCos r = simd::sincos_fast(dbatch(double(t)) * dbatch::load_unaligned(inv + i));
+          r.c.store_unaligned(&ct[t * nv + i]);
+          r.s.store_unaligned(&stab[t * nv + i]);
+        }
+    }
+    for (std::size_t i = 0; i < nv; i += kW) {
+      const dbatch a = dbatch(P) * dbatch::load_unaligned(inv + i);
+      const simd::SinCos r = simd::sincos_fast(a);
+      a.store_unaligned(&a0v[i]);
+      (sc * r.c).store_unaligned(&c0v[i]);
+      (sc * r.s).store_unaligned(&s0v[i]);
+    }
+    for (std::size_t t = 0; t < len; ++t) {
+      const std::size_t p = p0 + t;
+      const dbatch m(pos[p]), tt(static_cast<double>(t));
+      const double* ctr = &ct[t * nv];
+      const double* str = &stab[t * nv];
+      for (std::size_t i = 0; i < nv; i += kF) {
+        dbatch C[2], S[2];
+        const bool exact = (P + double(kBlock)) * cmax[i / kF] <= kNoCorrection;
+        for (std::size_t h = 0; h < 2; ++h) {
+          const std::size_t j = i + h * kW;
+          dbatch cd = dbatch::load_unaligned(ctr + j), sd = dbatch::load_unaligned(str + j);
+          if (!exact) {
+            const dbatch th = dbatch::load_unaligned(inv + j);
+            const dbatch eps = ((m * th) - dbatch::load_unaligned(&a0v[j])) - tt * th;
+            const dbatch cT = cd;
+            cd = cT - eps * sd;
+            sd = sd + eps * cT;
+          }
+          const dbatch c0 = dbatch::load_unaligned(&c0v[j]), s0 = dbatch::load_unaligned(&s0v[j]);
+          C[h] = c0 * cd - s0 * sd;
+          S[h] = s0 * cd + c0 * sd;
+        }
+        fbatch c = simd::narrow(C[0], C[1]), s = simd::narrow(S[0], S[1]);
+        if (xsimd::any(xsimd::min(xsimd::abs(c), xsimd::abs(s)) < tiny)) recompute(pos[p], inv + i, scale, c, s);
+        st.put(p, i, c, s);
+      }
+      scalar_tail(p);
+    }
+    p0 += len;
+  }
+}
+}  // namespace
+#endif
+
 void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        double scale, float* cos_out, float* sin_out, std::size_t stride) {
 #if POSENC_SIMD
-  // Angles pos·θ_i in float64 (the reference's product), simd::sincos (float64 range reduction and polynomials),
-  // scaled in float64 and rounded once: two float64 batches per float32 store.
-  using simd::dbatch;
-  constexpr std::size_t W = dbatch::size;
-  const dbatch sc(scale);
-  double max_inv = 0;
-  for (std::size_t i = 0; i < nfreq; ++i) max_inv = std::max(max_inv, std::fabs(inv_freq[i]));
-  auto row = [&](std::size_t p, auto sincos) {
-    const dbatch m(positions[p]);
-    float* co = cos_out + p * stride;
-    float* so = sin_out + p * stride;
-    std::size_t i = 0;
-    for (; i + 2 * W <= nfreq; i += 2 * W) {
-      const simd::SinCos lo = sincos(m * dbatch::load_unaligned(inv_freq + i));
-      const simd::SinCos hi = sincos(m * dbatch::load_unaligned(inv_freq + i + W));
-      simd::narrow(sc * lo.c, sc * hi.c).store_unaligned(co + i);
-      simd::narrow(sc * lo.s, sc * hi.s).store_unaligned(so + i);
-    }
-    for (; i < nfreq; ++i) {
-      const double a = positions[p] * inv_freq[i];
-      co[i] = static_cast<float>(scale * std::cos(a));
-      so[i] = static_cast<float>(scale * std::sin(a));
-    }
-  };
-  for (std::size_t p = 0; p < n; ++p) {
-    if (std::fabs(positions[p]) * max_inv < simd::kSinCosFast * 0.999)  // every angle of the row in fast range
-      row(p, [](const dbatch& a) { return simd::sincos_fast(a); });
-    else
-      row(p, [](const dbatch& a) { return simd::sincos(a); });
-  }
+  angle_rows(inv_freq, nfreq, positions, n, scale, SplitStore{cos_out, sin_out, stride});
 #else
   angle_tables_scalar(inv_freq, nfreq, positions, n, scale, cos_out, sin_out, stride);
+#endif
+}
+
+void sincos_pairs_scalar(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                         float* out, std::size_t stride) {
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::size_t i = 0; i < nfreq; ++i) {
+      const double a = positions[p] * inv_freq[i];
+      out[p * stride + 2 * i] = static_cast<float>(std::sin(a));
+      out[p * stride + 2 * i + 1] = static_cast<float>(std::cos(a));
+    }
+}
+
+void sincos_pairs_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
+                       float* out, std::size_t stride) {
+#if POSENC_SIMD
+  angle_rows(inv_freq, nfreq, positions, n, 1.0, PairStore{out, stride});
+#else
+  sincos_pairs_scalar(inv_freq, nfreq, positions, n, out, stride);
 #endif
 }
 

@@ -51,9 +51,10 @@ inline fbatch narrow(const D& lo, const D& hi) {
 
 /// sin and cos of float64 angles, for |a| ≤ kSinCosFast (≈ 1.6e6 rad: |pos·θ| for every position ≤ 2^20 and
 /// θ ≤ 1): Cody–Waite reduction by π/2 in three 33-bit parts (each n·part exact for n < 2^20, the first
-/// subtraction exact by Sterbenz), then Taylor polynomials on |r| ≤ π/4 (sin to r^9, cos to r^10: truncation
-/// ≤ 1.8e-9 ≈ 2^-29 relative), so the result is within ~0.03 float32 ulp of the exact value before the one
-/// rounding to float32 (tested: tables within 0.53 ulp). Larger |a|: sincos() below.
+/// subtraction exact by Sterbenz), then fdlibm's minimax polynomials on |r| ≤ π/4 (__kernel_sin/__kernel_cos,
+/// sin to r^13, cos to r^14: error about 1 float64 ulp, relative to the result near its zeros too), so the one
+/// rounding to float32 decides (tested: tables within 0.5 ulp + 1e-6). Full float64 accuracy also makes these
+/// values usable as the seeds of angle addition (rope.cpp). Larger |a|: sincos() below.
 constexpr double kSinCosFast = 1647099.0;  // 2^20 · π/2 rounded down
 struct SinCos {
   dbatch s, c;
@@ -64,10 +65,13 @@ XSIMD_INLINE SinCos sincos_fast(const dbatch& a) {
   const dbatch r = ((a - n * dbatch(1.57079632673412561417e+00)) - n * dbatch(6.07710050630396597660e-11)) -
                    n * dbatch(2.02226624871116645580e-21);
   const dbatch z = r * r;
-  const dbatch s = r + r * z * (dbatch(-1.0 / 6) + z * (dbatch(1.0 / 120) + z * (dbatch(-1.0 / 5040) +
-                   z * dbatch(1.0 / 362880))));
-  const dbatch c = dbatch(1.0) + z * (dbatch(-0.5) + z * (dbatch(1.0 / 24) + z * (dbatch(-1.0 / 720) +
-                   z * (dbatch(1.0 / 40320) + z * dbatch(-1.0 / 3628800)))));
+  const dbatch s = r + r * z * (dbatch(-1.66666666666666324348e-01) + z * (dbatch(8.33333333332248946124e-03) +
+                   z * (dbatch(-1.98412698298579493134e-04) + z * (dbatch(2.75573137070700676789e-06) +
+                   z * (dbatch(-2.50507602534068634195e-08) + z * dbatch(1.58969099521155010221e-10))))));
+  const dbatch c = dbatch(1.0) - dbatch(0.5) * z + z * z * (dbatch(4.16666666666666019037e-02) +
+                   z * (dbatch(-1.38888888888741095749e-03) + z * (dbatch(2.48015872894767294178e-05) +
+                   z * (dbatch(-2.75573143513906633035e-07) + z * (dbatch(2.08757232129817482790e-09) +
+                   z * dbatch(-1.13596475577881948265e-11))))));
   // Quadrant q = n mod 4: sin = (s, c, −s, −c)[q], cos = (c, −s, −c, s)[q].
   const dbatch q = n - dbatch(4.0) * xsimd::floor(n * dbatch(0.25));
   const dbatch h = xsimd::floor(q * dbatch(0.5));  // 1 for q ≥ 2

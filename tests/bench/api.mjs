@@ -3,11 +3,11 @@
 // rope_apply: Q and K), at(i) reads element i of the result for the cross-check with plain JS.
 // Where the package has wasm buffers (pe.alloc) the inputs and the `out` buffers live in wasm memory, so nothing
 // is copied and no result is allocated per call: the API's cost over the kernel is then its validation and the
-// JS↔wasm call. Without them (older builds) the calls pass typed arrays and get fresh results.
+// JS↔wasm call. With { fresh: true } (the convenience path) the calls pass plain typed arrays and get fresh results.
 import { inputs } from './plain.mjs';
 
-export function apiWorkloads(pe) {
-  const zeroCopy = typeof pe.alloc === 'function';
+export function apiWorkloads(pe, { fresh = false } = {}) {
+  const zeroCopy = !fresh && typeof pe.alloc === 'function';
   const f32 = (n, init) => {
     if (!zeroCopy) return init ?? new Float32Array(n);
     const b = pe.alloc(Float32Array, n);

@@ -13,6 +13,7 @@ namespace {
 // Tolerances, named once.
 constexpr double kPublished4Decimals = 5e-5;  // the seed's table is printed with 4 decimals
 constexpr double kTableUlps = 2.0;            // contract: float32 cos/sin within 2 ulp of float64
+constexpr double kRoundedUlps = 0.51;         // measured: one rounding of a float64 value good to ~1e-15 (0.5 ulp + ε)
 constexpr double kIdentityRel = 2e-5;         // (R_m q)·(R_n k) vs q·(R_{n-m} k), relative to |q||k|
 
 std::vector<float> rotate(const std::vector<float>& x, int seq, int heads, int hd, int rot, RopeLayout layout,
@@ -133,6 +134,45 @@ TEST_CASE("RoPE tables hold 2 ulp where the float64 range reduction is hardest")
     }
   INFO("worst ulp error " << worst << " over " << pos.size() << " positions");
   CHECK(worst <= kTableUlps);
+}
+
+namespace {
+// Worst float32 ulp error of angle tables (scale·cos, scale·sin of the float64 product pos·θ) against std::cos/sin.
+double worst_table_ulps(const std::vector<double>& inv, const std::vector<double>& pos, double scale) {
+  std::vector<float> c(pos.size() * inv.size()), s(c.size());
+  kernels::angle_tables_simd(inv.data(), inv.size(), pos.data(), pos.size(), scale, c.data(), s.data(), inv.size());
+  double worst = 0;
+  for (std::size_t p = 0; p < pos.size(); ++p)
+    for (std::size_t i = 0; i < inv.size(); ++i) {
+      const double a = pos[p] * inv[i];
+      worst = std::max({worst, ulp_error(c[p * inv.size() + i], scale * std::cos(a)),
+                        ulp_error(s[p * inv.size() + i], scale * std::sin(a))});
+    }
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("RoPE tables of every position 0 … 2^20 (angle addition) are the float64 values rounded once") {
+  // Consecutive positions take the angle-addition path: one float64 seed per block, corrected to the float64
+  // product pos·θ. θ = 1 and its neighbours put values next to the zeros of cos and sin; 1e-4 and below are the
+  // slow frequencies; 9 frequencies give SIMD batches and a scalar tail on every target.
+  std::vector<double> inv{1.0, 0.999, 1.5, 0.7853981633974483, 0.1, 3e-2, 1e-4, 1.234e-6, 0.5};
+  std::vector<double> pos(std::size_t(1 << 20) + 1);
+  for (std::size_t p = 0; p < pos.size(); ++p) pos[p] = double(p);
+  const double worst = worst_table_ulps(inv, pos, 1.0);
+  INFO("worst " << worst << " ulp");
+  CHECK(worst <= kRoundedUlps);
+}
+
+TEST_CASE("RoPE tables: runs that start anywhere, broken runs, non-integer and negative positions, scale") {
+  std::vector<double> inv = rope_inv_freq(64, 10000.0);
+  std::vector<double> pos;
+  for (double start : {3.0, 15.0, 16.0, 999999.0, -40.0, 0.5, 1647000.0})  // 1647000·1 is past the fast range
+    for (int t = 0; t < 37; ++t) pos.push_back(start + t);
+  for (int t = 0; t < 40; ++t) pos.push_back(t % 7 == 3 ? 5.0 : 100.0 + t);  // a run broken every 7 rows
+  CHECK(worst_table_ulps(inv, pos, 1.0) <= kRoundedUlps);
+  CHECK(worst_table_ulps(inv, pos, 1.3465735902799727) <= kRoundedUlps);  // YaRN-like attention scaling
+  CHECK(worst_table_ulps(inv, pos, 0.0) == 0.0);                           // all zeros, no fallback path
 }
 
 TEST_CASE("RoPE SIMD kernels equal their scalar twins on edge sizes") {
