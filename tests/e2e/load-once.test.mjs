@@ -23,7 +23,8 @@ test('the explainer fetches posenc-*.wasm once, and its figures compute in worke
     for (let y = 0; y < height; y += 1200) { await page.evaluate((to) => window.scrollTo(0, to), y); await page.waitForTimeout(60); }
     await page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 30000 });
     // the figures that were started (scrolled into view) painted, computed in the figures' worker
-    const engines = await page.$$eval('posenc-figure', (els) => Promise.all(els.map((el) => el.ready?.then(() => el.engine))));
+    const engines = await page.$$eval('posenc-figure', (els) => Promise.all(els.map((el) => Promise.race([
+      el.ready?.then(() => el.engine, (e) => String(e)), new Promise((r) => setTimeout(r, 5000))]))));
     const started = engines.filter((e) => e !== undefined);
     assert.ok(started.length >= 10, `figures started: ${started.length} of ${engines.length}`);
     assert.deepEqual(started, started.map(() => 'worker'));
