@@ -298,6 +298,15 @@ describe('in Chromium', () => {
       console.log(`[pack] first figure painted ${ms.toFixed(0)} ms after scrolling into view (cold cache, local server); ` +
         `${requests.length} requests in all`);
       assert.deepEqual(engines, ['worker', 'worker', 'worker', 'worker']);
+      // toPNG: scale is device pixels per CSS pixel, 0 < scale ≤ 8, default 2; anything else is a PosencError naming it
+      const png = await page.$eval('#first', async (el) => {
+        const width = async (o) => (await createImageBitmap(await el.toPNG(o))).width;
+        const bad = await Promise.all([0, -1, 'x', 50, NaN, Infinity, 8.5].map((scale) => el.toPNG({ scale }).then(() => 'no error', (e) => `${e.name}: ${e.message}`)));
+        return { one: await width({ scale: 1 }), byDefault: await width(), eight: await width({ scale: 8 }), bad };
+      });
+      assert.equal(png.byDefault, 2 * png.one);
+      assert.equal(png.eight, 8 * png.one);
+      for (const e of png.bad) assert.match(e, /^PosencError: scale: must be a number in \(0, 8\] — device pixels per CSS pixel, default 2 \(got /);
       assert.equal(wasm.length, 1, wasm.join(' '));
       assert.ok(ms < 3000, `first paint ${ms} ms`);   // a bound for a loaded 2-core CI machine; the note reports the measurement
       assert.deepEqual(errors, []);

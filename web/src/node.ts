@@ -10,8 +10,8 @@ import type { Posenc } from './posenc.js';
 
 export * from './index.js';
 
-/** The read error's text, for a file at `url`: which permission to grant where the runtime refused (Deno). */
-function readFailure(url: string, e: { message?: string; code?: string; name?: string }): string {
+/** @internal The read error's text, for a file at `url`: which permission to grant where the runtime refused (Deno). */
+export function readFailure(url: string, e: { message?: string; code?: string; name?: string }): string {
   const msg = e?.message ?? String(e);
   const dir = decodeURIComponent(new URL('.', url).pathname);
   if (e?.name === 'NotCapable' || e?.name === 'PermissionDenied' || /--allow-read/.test(msg)) {
