@@ -3,8 +3,9 @@
 #   build/native       core + Catch2 tests (g++)
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
-#   dist/              what npm ships: the TypeScript API compiled by tsc (.js + source maps + .d.ts), node.js (the
-#                      Node entry), index.cjs (require()), glue-{simd,scalar}.mjs (each build's Emscripten glue),
+#   dist/              what npm ships: the TypeScript API compiled by tsc (.js + .d.ts, no source maps: the .js is
+#                      readable), node.js (the Node entry), index.cjs + index.d.cts (require()), glue.mjs (the
+#                      Emscripten glue, the same for both builds),
 #                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures),
 #                      hexo/, hugo/, jekyll/ (the README's blog-engine recipes, from web/recipes)
 #   build/site/        the static site (Vite), hostable anywhere
@@ -19,10 +20,14 @@ for p in wasm-simd wasm-scalar native; do
   fi
 done
 rm -rf dist && mkdir dist   # from scratch: no stale file ends up in the tarball
-# Each build's glue: the same code, but the minified names of the wasm exports differ between builds.
-for v in simd scalar; do cp "build/wasm-$v/posenc.mjs" "dist/glue-$v.mjs"; cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
+# One glue for both builds: they emit the same file (checked here: the loader instantiates either .wasm with it).
+if ! cmp -s build/wasm-simd/posenc.mjs build/wasm-scalar/posenc.mjs; then
+  echo "[build] the SIMD and scalar builds' glue (posenc.mjs) differ: the package ships one (dist/glue.mjs)" >&2; exit 1
+fi
+cp build/wasm-simd/posenc.mjs dist/glue.mjs
+for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
 node_modules/.bin/tsc -p web/tsconfig.json
-cp web/src/index.cjs dist/index.cjs
+cp web/src/index.cjs web/src/index.d.cts dist/
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
 cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.cjs, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site

@@ -86,7 +86,7 @@ const REF = {
     return { panel: 'plane', series: 'Rₘq', values: qm, column: 'both' }; },
   'partial-rotary': () => ({ panel: 'map', values: pe.ropeApply(new Float32Array(64 * 64).fill(1), { seq: 64, head_dim: 64, rotary_dim: 32,
     positions: Array.from({ length: 64 }, (_, r) => (r < 16 ? r : Math.round(16 * 4096 ** ((r - 16) / 47)))) }) }),
-  'rope-decay': () => ({ attrs: { window: 4096, base2: 0 }, panel: 'plot', series: 'base 10000', values: sweepEnv().min, value2: sweepEnv().max }),
+  'rope-decay': () => ({ attrs: { window: 4096, base2: 0 }, panel: 'plot', series: 'base 10000', values: sweepEnv().max, band: [sweepEnv().min, sweepEnv().max] }),
   'su-decay': () => ({ panel: 'plot', values: pe.ropeDecayBound({ rotary_dim: 128, rope_theta: 10000, count: 257 }) }),
   wavelengths: () => ({ panel: 'wave', values: pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 4096 }).wavelength }),
   'context-extension': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq, l = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'linear', factor: 8 }).inv_freq;
@@ -95,7 +95,7 @@ const REF = {
   // Llama 4 Scout's keys (the default): 48 layers, every 4th NoPE; rows: chunked_attention (1 = RoPE), full_attention (0 = NoPE)
   'config-schedule': () => ({ panel: 'strip', values: [...Array.from({ length: 48 }, (_, i) => ((i + 1) % 4 ? 1 : NaN)), ...Array.from({ length: 48 }, (_, i) => ((i + 1) % 4 ? NaN : 0))] }),
   'config-decay': () => { const ones = new Float32Array(128).fill(1), v = pe.ropeInnerProductSweep({ q: ones, k: ones, head_dim: 128, rope_theta: 500000, count: 32768 });
-    const env = pe.envelope(Float32Array.from(v, (x) => x * (1 / 128)), 900); return { panel: 'plot', series: 'unscaled (rope_theta only)', values: env.max, value2: env.min }; },
+    const env = pe.envelope(Float32Array.from(v, (x) => x * (1 / 128)), 900); return { panel: 'plot', series: 'unscaled (rope_theta only)', values: env.min, band: [env.min, env.max] }; },
   'config-scale': () => { const c = describeFigure('config-scale').params[0].default;
     return { panel: 'plot', series: 'Llama 4 query temperature (NoPE layers)', values: Array.from({ length: 161 }, (_, i) => pe.ropeFromConfig(c, { seq_len: Math.round((i * 10485759) / 160) + 1 }).attn_temperature.scale_at_seq_len) }; },
   'config-mrope': () => ({ panel: 'ids', values: pe.mropePositionIds({ config: describeFigure('config-mrope').params[0].default,
@@ -181,7 +181,9 @@ test('every figure: painted, CSV = the API’s numbers, SVG ≈ canvas, PNG size
     else {
       assert.equal(rows.length, want.length, `${name}: ${rows.length} rows for ${want.length} numbers`);
       rows.forEach((r, i) => assert.equal(Number(r.value), want[i], `${name} row ${i}`));
-      if (ref.value2) rows.forEach((r, i) => assert.equal(Number(r.value2), ref.value2[i], `${name} row ${i} (band top)`));
+      // a banded curve: `value` is its drawn line (above), band_min and band_max the shaded band's edges
+      if (ref.band) rows.forEach((r, i) => assert.deepEqual([Number(r.band_min), Number(r.band_max)], [ref.band[0][i], ref.band[1][i]], `${name} row ${i} (band)`));
+      else assert.ok(rows.every((r) => r.band_min === '' && r.band_max === ''), `${name}: no band columns without a band`);
     }
     // SVG vs canvas, PNG size
     const cmp = await p.$eval(sel, async (el) => {

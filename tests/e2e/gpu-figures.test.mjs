@@ -76,7 +76,7 @@ function assertClose(csvA, csvB, tol, what, value = (panel, v) => v) {
   a.forEach((r, i) => {
     const s = b[i], t = tol(r.panel, r.series);
     for (const k of ['panel', 'series', 'row', 'col', 'x']) assert.equal(r[k], s[k], `${what}: row ${i} ${k}`);
-    for (const k of ['value', 'value2']) {
+    for (const k of ['value', 'band_min', 'band_max']) {
       if (r[k] === s[k]) continue;
       const e = Math.abs(value(r.panel, Number(r[k])) - value(r.panel, Number(s[k])));
       assert.ok(e <= t, `${what}: row ${i} (${r.panel}, ${r.series}) ${k}: |${r[k]} − ${s[k]}| = ${e} > ${t}`);
@@ -141,7 +141,8 @@ test('without WebGPU: every such figure is computed by wasm (auto or forced), ba
   const expect = {
     'rope-decay': (rows) => {
       const e = env(sweep({ rope_theta: 10000, count: 16384 }));
-      assert.deepEqual(rows.filter((r) => r.panel === 'plot').map((r) => [Number(r.value), Number(r.value2)]), Array.from(e.min, (v, i) => [v, e.max[i]]));
+      // the drawn line is the envelope's maximum; the band spans minimum … maximum
+      assert.deepEqual(rows.filter((r) => r.panel === 'plot').map((r) => [Number(r.value), Number(r.band_min), Number(r.band_max)]), Array.from(e.min, (v, i) => [e.max[i], v, e.max[i]]));
     },
     'su-decay': (rows) => assert.deepEqual(rows.map((r) => Number(r.value)), Array.from(pe.ropeDecayBound({ rotary_dim: d, rope_theta: 10000, count: 4096 }))),
     'context-extension': (rows) => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repo = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const BUNDLERS = ['webpack', 'webpack-cli', 'esbuild', '@rollup/wasm-node', '@rollup/plugin-node-resolve', 'vite'];
+const BUNDLERS = ['webpack', 'webpack-cli', 'esbuild', '@rollup/wasm-node', '@rollup/plugin-node-resolve', 'vite', 'vite5', '@types/node'];
 
 /** Runs a command; returns { status, stdout, stderr, output } (output = both, for assertion messages). */
 export function run(cmd, args, cwd, env = {}) {
@@ -35,7 +35,8 @@ export function createProject() {
     mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
     symlinkSync(join(repo, 'node_modules', name), join(dir, 'node_modules', name));
   }
-  for (const f of ['esm.mjs', 'cjs.cjs', 'figures.ts', 'tsconfig.bundler.json', 'tsconfig.nodenext.json']) cpSync(join(fixtures, f), join(dir, f));
+  for (const f of ['esm.mjs', 'cjs.cjs', 'figures.ts', 'require.cts', 'tsconfig.bundler.json', 'tsconfig.nodenext.json',
+    'tsconfig.node.json', 'tsconfig.bare.json', 'tsconfig.node16.json']) cpSync(join(fixtures, f), join(dir, f));
   cpSync(join(repo, 'tests/types/consumer.ts'), join(dir, 'consumer.ts'));
   const pkg = join(dir, 'node_modules/posenc');
 
@@ -49,6 +50,7 @@ export function createProject() {
   for (const [page, script] of [['index.html', 'main.js'], ['cdn.html', 'cdn.js'], ['worker.html', 'worker-main.js']]) {
     write(join(blog, page), fixture('page.html').replace('./main.js', `./${script}`));
   }
+  write(join(blog, 'many.html'), fixture('many.html'));
   mkdirSync(join(dir, 'site/blog/vendor'), { recursive: true });
   symlinkSync(pkg, join(dir, 'site/blog/vendor/posenc'));
 
@@ -57,6 +59,7 @@ export function createProject() {
   const classic = fixture('page.html').replace('<script type="module" src="./main.js">', '<script src="./dist/main.js">');
   write(join(dir, 'webpack/index.html'), classic);   // webpack's and esbuild's default output: a classic script
   write(join(dir, 'esbuild/index.html'), classic);
+  write(join(dir, 'esbuild-esm/index.html'), fixture('page.html').replace('./main.js', './dist/main.js'));
   write(join(dir, 'rollup/index.html'), fixture('page.html').replace('./main.js', './dist/main.js'));
   write(join(dir, 'vite/main.js'), "import '../src/main.js';\n");
   write(join(dir, 'vite/index.html'), fixture('page.html'));

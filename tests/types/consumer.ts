@@ -1,6 +1,6 @@
 // Compiled (not run) by tests/js/types.test.mjs: the published typings, used the way a TypeScript user would.
-import init, { PosencError, simdSupported } from 'posenc';
-import type { AttentionResult, GgufHeader, Posenc, RopeFromGGUF, RopeLayout, SchemeOptions, WasmBuffer } from 'posenc';
+import init, { PosencError, simdSupported, wasmModule } from 'posenc';
+import type { AttentionResult, GgufHeader, Posenc, RopeFromGGUF, RopeLayout, SchemeOptions, WasmBuffer, WasmModule } from 'posenc';
 
 export async function main(): Promise<number> {
   const pe: Posenc = await init({ simd: simdSupported() });
@@ -30,5 +30,12 @@ export async function main(): Promise<number> {
   }
   // @ts-expect-error: layout names are checked at compile time too
   pe.ropeApply(x, { seq: 2, head_dim: 8, layout: 'sideways' });
+  // load once: the compiled module, handed to another init (in a worker: posted with postMessage)
+  const module: WasmModule = await wasmModule({ wasmUrl: 'https://example.org/posenc-simd.wasm' });
+  const shared: Posenc = await init({ module, gpu: 'off' });
+  // @ts-expect-error: wasmUrl is a string or a URL
+  await wasmModule({ wasmUrl: 42 });
+  // @ts-expect-error: a GPU call's signal must look like an AbortSignal
+  await shared.gpu.ropeTables({ rotary_dim: 8, positions: 4, signal: { aborted: 'no' } });
   return cos.length + sin.length + r.scores.length + buckets.length + rotated.length;
 }

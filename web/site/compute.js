@@ -1,6 +1,11 @@
 // Page side of the compute worker: compute(task, params) → Promise of the result; runners that keep only the
 // latest request per figure (a newer one cancels the older), progress callbacks and explicit cancel.
+import { wasmModule } from 'posenc';
+
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+// The wasm is fetched and compiled once per page (shared with the page's own init() and the figures) and handed over;
+// if that fails, the worker loads it itself and reports the error as its tasks' error.
+wasmModule().catch(() => undefined).then((module) => worker.postMessage({ module }));
 const pending = new Map();
 let nextId = 1;
 /** Timing of the last finished task (worker time vs round trip), for the benchmark. */

@@ -9,7 +9,9 @@ import { errorText } from '../src/figures/messages.js';
 
 // The handler is set at once and each task awaits the module: a handler set only after `await init()` missed the
 // requests the page sends while the wasm loads (a draw started by a link's figure state then never finished).
-const ready = init();
+// The page sends the wasm module it compiled (compute.js) first: the worker fetches no .wasm of its own.
+let received;
+const ready = new Promise((r) => { received = r; }).then((module) => init({ module }));
 const cancelled = new Set();
 
 function transferables(x, out = new Set()) {
@@ -22,6 +24,7 @@ function transferables(x, out = new Set()) {
 class Cancelled extends Error {}
 
 self.onmessage = async ({ data }) => {
+  if ('module' in data) { received(data.module); return; }
   if ('cancel' in data) { cancelled.add(data.cancel); return; }
   const { id, task, params } = data;
   const ctx = {

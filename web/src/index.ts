@@ -32,11 +32,11 @@
  *
  * @packageDocumentation
  */
-export { init, simdSupported } from './load.js';
+export { init, simdSupported, wasmModule } from './load.js';
 export { Posenc } from './posenc.js';
 export { PosencError } from './validate.js';
 export type { WasmBuffer, BufferArray } from './buffers.js';
-export type { InitOptions } from './load.js';
+export type { InitOptions, WasmModule, WasmOptions } from './load.js';
 export type { Positions } from './validate.js';
 export type * from './rope.js';
 export type * from './rope_scaling.js';
@@ -53,7 +53,7 @@ export type * from './decay.js';
 export type * from './compare.js';
 export type * from './gguf.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
-export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control } from './gpu/index.js';
+export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control, WebGpuEntry } from './gpu/index.js';
 
 import { init } from './load.js';
 export default init;

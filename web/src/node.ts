@@ -1,10 +1,12 @@
-// The package's Node entry (export condition "node"): the same API as the browser entry, with init() reading
-// the .wasm from the installed package with node:fs instead of fetching it.
+// The package's Node entry (export condition "node", also used by Deno and Bun): the same API as the browser entry,
+// with init() reading the .wasm from the installed package with node:fs instead of fetching it.
 import { open, readFile } from 'node:fs/promises';
 import { setGgufPathOpener } from './gguf_source.js';
 import { PosencError } from './validate.js';
 import { load } from './load.js';
+import { compiledModule } from './wasm.js';
 import type { InitOptions } from './load.js';
+import type { WasmModule, WasmOptions } from './wasm.js';
 import type { Posenc } from './posenc.js';
 
 export * from './index.js';
@@ -12,18 +14,37 @@ export * from './index.js';
 // pe.ropeFromGGUF / pe.ggufHeader take a path here: the file is opened read-only and read in windows.
 setGgufPathOpener((path) => open(path, 'r'));
 
+/** @internal The read error's text, for a file at `url`: which permission to grant where the runtime refused (Deno). */
+export function readFailure(url: string, e: { message?: string; code?: string; name?: string }): string {
+  const msg = e?.message ?? String(e);
+  const dir = decodeURIComponent(new URL('.', url).pathname);
+  if (e?.name === 'NotCapable' || e?.name === 'PermissionDenied' || /--allow-read/.test(msg)) {
+    return `wasm: Deno refused to read ${url} (${msg}): grant read access to the package, e.g. ` +
+      `\`deno run --allow-read=${dir} …\` (or --allow-read), or pass init({ wasmBinary })`;
+  }
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') {
+    return `wasm: no permission to read ${url} (${msg}): let this process read ${dir}, or pass init({ wasmBinary })`;
+  }
+  return `wasm: could not read ${url} (${msg}): the installed package is incomplete; reinstall posenc, or pass ` +
+    'init({ wasmBinary })';
+}
+
 async function readWasm(url: string): Promise<Uint8Array> {
   try {
     return await readFile(new URL(url));
   } catch (e) {
-    throw new PosencError(`wasm: could not read ${url} (${(e as Error).message}): the installed package is ` +
-      'incomplete; reinstall posenc, or pass init({ wasmBinary })');
+    throw new PosencError(readFailure(url, e as Error & { code?: string }));
   }
 }
 
 /** Loads the WebAssembly module and returns the API; see the browser entry's {@link init} for the options. */
 export async function init(options: InitOptions = {}): Promise<Posenc> {
   return load(options, readWasm);
+}
+
+/** The compiled module that init() uses, read and compiled once; see the browser entry's {@link wasmModule}. */
+export async function wasmModule(options: WasmOptions = {}): Promise<WasmModule> {
+  return (await compiledModule(options, readWasm)).module;
 }
 
 export default init;

@@ -14,6 +14,7 @@ import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { L, tr, readParams, formatParam, FigureError } from './params.js';
 import { run, recycle, engineInfo } from './engine.js';
+import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
 
@@ -355,8 +356,11 @@ export class PosencFigure extends Base {
     lay.foot.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.footY + i * 18); });
   }
 
-  /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel. */
+  /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
   async toPNG({ scale = 2 } = {}) {
+    if (typeof scale !== 'number' || !(scale > 0 && scale <= 8)) {
+      throw new PosencError(`scale: must be a number in (0, 8] — device pixels per CSS pixel, default 2 (got ${show(scale)})`);
+    }
     const probe = document.createElement('canvas').getContext('2d'), lay = this._layout(probe);
     const c = document.createElement('canvas');
     c.width = Math.round(lay.W * scale); c.height = Math.round(lay.H * scale);
@@ -376,18 +380,18 @@ export class PosencFigure extends Base {
     const { def, p, panels, backend } = this._last, lines = [`# posenc figure: ${def.name}`,
       `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ').replace(/\s*\n\s*/g, ' ')}`,   // one line: a pasted config.json has newlines
       ...(backend ? [`# computed by: ${backend}`] : []),
-      '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value or curve y (unit: the panel\'s y label or caption); value2 = upper edge of a min/max band'];
+      '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value, or the y of the curve drawn as a line (unit: the panel\'s y label or caption); band_min, band_max = the shaded band\'s lower and upper edge (banded curves only; the line is one of them)'];
     const rows = [];
     for (const { id, block } of panels) {
       const el = this._blocks.get(id), t = el.table();
       lines.push(`# panel ${id} (${block}): ${el.getAttribute('caption') ?? ''}${el.getAttribute('xlabel') ? `; x: ${el.getAttribute('xlabel')}` : ''}${el.getAttribute('ylabel') ? `; y: ${el.getAttribute('ylabel')}` : ''}`);
       for (const r of t.rows) {
-        if (block === 'heatmap') rows.push([id, '', r[0], r[1], '', r[2], '']);
-        else if (block === 'lines') rows.push([id, r[0], '', '', r[1], r[2], r[3]]);
-        else rows.push([id, r[0], '', '', r[1], r[2], '']);
+        if (block === 'heatmap') rows.push([id, '', r[0], r[1], '', r[2], '', '']);
+        else if (block === 'lines') rows.push(r[3] === '' ? [id, r[0], '', '', r[1], r[2], '', ''] : [id, r[0], '', '', r[1], r[3], Math.min(r[2], r[3]), Math.max(r[2], r[3])]);
+        else rows.push([id, r[0], '', '', r[1], r[2], '', '']);
       }
     }
-    return [...lines, 'panel,series,row,col,x,value,value2', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+    return [...lines, 'panel,series,row,col,x,value,band_min,band_max', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
   }
 
   async download(kind) {

@@ -1,11 +1,14 @@
-// Where figures compute: a module worker when one can start (next to this module, resolved from import.meta.url; from
-// another origin through a blob: module that imports it), else the main thread. Started on the first request only —
-// the wasm is fetched when the first figure scrolls into view. Each run can report progress and be cancelled.
+// Where figures compute: a module worker when one can start, else the main thread. Started on the first request only
+// (the wasm is fetched when the first figure scrolls into view). The page fetches and compiles the wasm once — shared
+// with any init() of posenc on the page — and posts the compiled module to the worker, which fetches nothing. The worker
+// is next to this module (resolved from import.meta.url; from another origin through a blob: module that imports it).
+// Each run can report progress and be cancelled.
 import { figureDef } from './registry.js';
 import { FigureError } from './params.js';
 import { errorText } from './messages.js';
+import { packageBase } from './where.js';
+import { compiledModule, fetchWasm, simdSupported } from '#wasm';
 
-const WORKER = './figures-worker.js';
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
 let engine = null;
 
@@ -15,25 +18,30 @@ let engine = null;
  */
 export const engineInfo = { kind: null, last: null, aborted: 0 };
 
-function startWorker() {
+function startWorker(base, module, simd) {
   return new Promise((resolve, reject) => {
     let w;
     try {
-      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit — tried first, as in a
-      // bundle import.meta.url may be rewritten (webpack: a file: URL). Another origin (a CDN): the browser refuses a
-      // cross-origin worker script (it throws), so a blob: module imports it dynamically (a dynamic import is checked
-      // against script-src, which lists the CDN; a static one would need the CDN in worker-src too). That URL is formed
-      // from the string: new URL(variable, import.meta.url) makes webpack warn (Critical dependency).
+      // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit; or the folder found by
+      // where.js. Another origin (a CDN): the browser refuses a cross-origin worker script (it throws), so a blob: module
+      // imports it dynamically (a dynamic import is checked against script-src, which lists the CDN; a static one would
+      // need the CDN in worker-src too). That URL is formed from a string: new URL(variable, import.meta.url) makes
+      // webpack warn (Critical dependency).
+      const href = base ? new URL('figures-worker.js', base).href : null;
       try {
-        w = new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
+        w = href ? new Worker(href, { type: 'module' }) : new Worker(new URL('./figures-worker.js', import.meta.url), { type: 'module' });
       } catch {
-        const href = import.meta.url.replace(/[^/]*$/, WORKER.slice(2));
-        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(href)});`], { type: 'text/javascript' })), { type: 'module' });
+        const url = href ?? import.meta.url.replace(/[^/]*$/, 'figures-worker.js');
+        w = new Worker(URL.createObjectURL(new Blob([`import(${JSON.stringify(url)});`], { type: 'text/javascript' })), { type: 'module' });
       }
     } catch (e) { reject(e); return; }
     const timer = setTimeout(() => { w.terminate(); reject(new Error('worker did not start')); }, 15000);
+    // The worker's script loads while the page fetches and compiles the wasm; the module goes over once the worker
+    // says it listens (a message sent earlier could reach a blob: worker before its imported script is there).
+    module.catch((e) => { clearTimeout(timer); w.terminate(); reject(e); });
     w.onerror = (e) => { clearTimeout(timer); w.terminate(); reject(new Error(e.message || 'worker failed')); };
     w.onmessage = ({ data }) => {
+      if (data.listening) module.then((m) => w.postMessage({ module: m, simd }), () => {});
       if (!data.ready) return;
       clearTimeout(timer);
       if (data.error) { w.terminate(); reject(new Error(data.error)); return; }
@@ -63,9 +71,9 @@ function startWorker() {
   });
 }
 
-async function startMain() {
+async function startMain(module, simd) {
   const { default: init } = await import('posenc');
-  const pe = await init();
+  const pe = await init({ module, simd });
   return {
     kind: 'main',
     run(name, params, { onProgress } = {}) {
@@ -82,9 +90,23 @@ async function startMain() {
   };
 }
 
+async function start() {
+  const base = await packageBase(), simd = simdSupported();
+  const wasmUrl = base ? new URL(simd ? 'posenc-simd.wasm' : 'posenc-scalar.wasm', base).href : undefined;
+  const module = compiledModule({ simd, wasmUrl }, fetchWasm).then((r) => r.module);
+  if (typeof Worker === 'function') {
+    try {
+      return await startWorker(base, module, simd);
+    } catch (e) {
+      await module;   // a wasm that cannot load is the figure's error: the main thread would fail the same way
+      console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`);
+    }
+  }
+  return startMain(await module, simd);
+}
+
 function getEngine() {
-  engine ??= (typeof Worker === 'function' ? startWorker().catch((e) => { console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`); return startMain(); }) : startMain())
-    .then((e) => { engineInfo.kind = e.kind; return e; });
+  engine ??= start().then((e) => { engineInfo.kind = e.kind; return e; });
   return engine;
 }
 

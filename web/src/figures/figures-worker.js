@@ -1,9 +1,10 @@
-// The figures' compute worker (dist/figures-worker.js): loads the posenc wasm module once and runs a figure
-// definition's compute for the page. page → worker: {id, name, params} | {cancel: id};
+// The figures' compute worker (dist/figures-worker.js): instantiates the wasm module the page compiled (so the worker
+// fetches no .wasm, and its bundle references none) and runs a figure definition's compute for the page.
+// worker → page: {listening}; page → worker: {module, simd} (a WebAssembly.Module), then {id, name, params} | {cancel: id};
 // worker → page: {ready} first, then per run {id, progress}… and {id, result, ms} | {id, error} | {id, cancelled} (a
 // cancelled run is aborted: its AbortSignal stops pe.gpu calls between chunks).
 // Typed arrays in results are transferred, not copied.
-import init from 'posenc';
+import { instantiate } from '#instance';
 import { figureDef } from './registry.js';
 import { errorText } from './messages.js';
 
@@ -43,4 +44,7 @@ function serve(pe) {
   };
   self.postMessage({ ready: true });
 }
-init().then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
+self.onmessage = ({ data }) => {
+  if (data.module) instantiate(data.module, data.simd, 'module:', {}).then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
+};
+self.postMessage({ listening: true });

@@ -6,9 +6,9 @@
  * <posenc-figure figure="rope-decay" base="500000" controls></posenc-figure>
  * ```
  * Importing this module registers `<posenc-figure>`, `<pe-heatmap>`, `<pe-lines>` and `<pe-vec2>` (in browsers;
- * in Node it defines nothing and does not throw). The wasm module is fetched when the first figure scrolls into view,
- * and figures compute in a module worker (`figures-worker.js`, next to this file) or, where none can start, on the
- * main thread.
+ * in Node it defines nothing and does not throw). The wasm module is fetched and compiled once, when the first figure
+ * scrolls into view (shared with any `init()` of posenc on the page), and handed to a module worker
+ * (`figures-worker.js`, next to this file) where figures compute — or, where no worker can start, the main thread.
  *
  * Content-Security-Policy: same origin — `script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:;
  * style-src 'self'` is enough (styles are constructable stylesheets inside shadow DOM). From a CDN — add the CDN's
@@ -76,13 +76,17 @@ export class PosencFigure extends HTMLElement {
   readonly timing: { name: string; workerMs: number; roundTripMs: number } | null;
   /** Computations on this page stopped before they finished (superseded by a newer state, or cancelled). */
   readonly aborted: number;
-  /** PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × scale. */
+  /**
+   * PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × `scale`, the
+   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. @throws PosencError (`param` 'scale') for any other scale.
+   */
   toPNG(options?: { scale?: number }): Promise<Blob>;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */
   toSVG(): string;
   /**
    * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
-   * columns `panel,series,row,col,x,value,value2`.
+   * columns `panel,series,row,col,x,value,band_min,band_max`: `value` is a heatmap cell or the curve drawn as a line;
+   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`.
    */
   toCSV(): string;
   /** Saves a PNG, SVG or CSV file through the browser. */

@@ -2,6 +2,10 @@
 // compute → read-back loop every kernel uses (cancellation, progress, error scopes, device loss).
 // Any failure here is a GpuFailure (or a WebGPU exception): the caller then computes with wasm.
 
+import type { Control, WebGpuEntry } from './types.js';
+
+export type { Control };
+
 // WebGPU's usage flags, by value (the spec fixes them; Node's `webgpu` package has no globals unless installed).
 export const MAP_READ = 0x1, COPY_SRC = 0x4, COPY_DST = 0x8, UNIFORM = 0x40, STORAGE = 0x80;
 
@@ -11,14 +15,6 @@ export class GpuFailure extends Error {
     super(message);
     this.name = 'GpuFailure';
   }
-}
-
-/** Cancellation and progress of one asynchronous call. */
-export interface Control {
-  /** Abort the call: the promise rejects with the signal's reason (an `AbortError` by default). */
-  signal?: AbortSignal;
-  /** Called with the finished fraction (0 … 1] after each chunk of a long computation. */
-  progress?: (fraction: number) => void;
 }
 
 /** One chunk's commands: the encoder gets its dispatches; `out` holds `floats` results to read back. */
@@ -137,8 +133,8 @@ export class GpuContext {
 }
 
 /** Asks `gpu` (navigator.gpu or Node's `webgpu` package) for an adapter and a device with the adapter's buffer limits. */
-export async function openDevice(gpu: GPU): Promise<GpuContext | null> {
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+export async function openDevice(gpu: WebGpuEntry): Promise<GpuContext | null> {
+  const adapter = await (gpu as GPU).requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) return null;
   const l = adapter.limits;
   const device = await adapter.requestDevice({

@@ -4,12 +4,12 @@ import { PosencError, show } from '../validate.js';
 import { seededVector } from '../decay.js';
 import { scoresGpu } from './attention.js';
 import { boundGpu, sweepGpu } from './decay.js';
-import type { Control } from './device.js';
+import type { Control, WebGpuEntry } from './types.js';
 import { GpuContext, GpuFailure, openDevice } from './device.js';
 import { ropeTablesGpu } from './rope.js';
 import { sinusoidalGpu } from './sinusoidal.js';
 
-export type { Control };
+export type { Control, WebGpuEntry };
 
 /**
  * Where the GPU functions compute: `'auto'` — on the GPU when one is available and the call is at least as large as the
@@ -37,7 +37,7 @@ export interface GpuInitOptions {
    * The WebGPU entry point (`navigator.gpu` in browsers, the default; in Node e.g. `create([])` of the npm package
    * `webgpu`). Without one, every call computes with wasm.
    */
-  webgpu?: GPU | null;
+  webgpu?: WebGpuEntry | null;
 }
 
 /** The workloads the auto policy measures separately. */
@@ -94,7 +94,7 @@ export class PosencGpu {
   private readonly calibrations = new Map<GpuWorkload, Promise<Calibration>>();
 
   /** @internal */
-  constructor(private readonly pe: Posenc, readonly mode: GpuMode, private readonly webgpu: GPU | null, first: GpuContext | null) {
+  constructor(private readonly pe: Posenc, readonly mode: GpuMode, private readonly webgpu: WebGpuEntry | null, first: GpuContext | null) {
     this.ctx = Promise.resolve(first);
     this.available = first !== null;
     this.adapter = first?.adapterName ?? null;
@@ -370,7 +370,7 @@ export async function createGpu(pe: Posenc, options: GpuInitOptions = {}): Promi
     throw new PosencError(`gpu: must be one of 'auto', 'off', 'require' (got ${String(mode)})`);
   }
   const webgpu = options.webgpu !== undefined ? options.webgpu
-    : (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu ?? null;
+    : (globalThis as { navigator?: { gpu?: WebGpuEntry } }).navigator?.gpu ?? null;
   const ctx = mode === 'off' || !webgpu ? null : await openDevice(webgpu).catch(() => null);
   if (mode === 'require' && !ctx) throw new PosencError('gpu: WebGPU was required, but no adapter/device is available');
   return new PosencGpu(pe, mode, webgpu, ctx);

@@ -1,4 +1,4 @@
-// Types of an Emscripten ES-module factory built from the C++ bindings (scripts/build.sh copies each build's into dist/).
+// Types of the Emscripten ES-module factory built from the C++ bindings (scripts/build.sh copies it into dist/: both builds emit the same glue).
 // The loader compiles the .wasm itself and hands it over through instantiateWasm.
 import type { RawModule } from './raw.js';
 declare function createPosencModule(options: {

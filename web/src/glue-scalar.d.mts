@@ -1,2 +1,0 @@
-// The scalar build's glue has the same type as the SIMD build's.
-export { default } from './glue-simd.mjs';

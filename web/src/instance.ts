@@ -1,0 +1,28 @@
+// A compiled posenc WebAssembly module → the API. Shared by init() (load.ts) and the figures' worker, which gets the
+// module compiled by the page and so needs no .wasm URL (its bundle then references no .wasm file).
+import { PosencError } from './validate.js';
+import { Posenc } from './posenc.js';
+import { createGpu } from './gpu/index.js';
+import type { GpuInitOptions } from './gpu/index.js';
+
+/**
+ * Instantiates `module` (the SIMD build when `simd`) with the glue both builds share (loaded on first use). `source`
+ * starts the error message: `wasm: URL`, `wasmBinary:` or `module:`.
+ * @internal
+ */
+export async function instantiate(module: WebAssembly.Module, simd: boolean, source: string, gpu: GpuInitOptions): Promise<Posenc> {
+  const createPosencModule = (await import('./glue.mjs')).default;
+  let failed: (e: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => { failed = reject; });
+  const raw = await Promise.race([failure, createPosencModule({
+    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
+      WebAssembly.instantiate(module, imports).then(receive).catch((e: Error) => failed(new PosencError(
+        `${source} is a WebAssembly module but not the one this version of posenc ` +
+        `expects (${e.message}): use the .wasm files of the same package version as its JavaScript`)));
+      return {};
+    },
+  })]);
+  const pe = new Posenc(raw, simd);
+  Object.defineProperty(pe, 'gpu', { value: await createGpu(pe, gpu), enumerable: true });
+  return pe;
+}
