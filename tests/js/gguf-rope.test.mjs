@@ -147,3 +147,13 @@ test('ropeFromGGUF returns every field ropeFromConfig returns', async () => {
   for (const k of Object.keys(cfg.layer_types.full_attention ?? cfg)) if (k !== 'source') assert.ok(k in g.layer_types.full_attention, `layer ${k}`);
   assertClose(g.inv_freq, cfg.inv_freq, 0, 'same frequencies');
 });
+
+test('ropeFromGGUF options: a bad seq_len, an unknown key or a non-object rejects with a PosencError naming it', async () => {
+  const f = ggufFile({ kv: [['general.architecture', T.str, 'qwen2'], ['qwen2.rope.dimension_count', T.u32, 64], ['qwen2.attention.key_length', T.u32, 64]] });
+  for (const seq_len of ['x', -1, 1.5, NaN, 2 ** 41]) {
+    await assert.rejects(pe.ropeFromGGUF(f, { seq_len }), /^PosencError: seq_len: must be an integer in \[0, 2\^40\]/, String(seq_len));
+  }
+  await assert.rejects(pe.ropeFromGGUF(f, { seqlen: 3 }), /^PosencError: ropeFromGGUF: unknown option 'seqlen' \(did you mean 'seq_len'\?\)/);
+  for (const o of [5, null, 'x']) await assert.rejects(pe.ropeFromGGUF(f, o), /^PosencError: options: must be an options object/);
+  assert.equal((await pe.ropeFromGGUF(f, { seq_len: 4096 })).rotary_dim, 64);   // still usable afterwards
+});

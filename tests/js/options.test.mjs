@@ -32,6 +32,7 @@ const CASES = [
   ['rotaryDim', (pe, o) => pe.rotaryDim(o), { head_dim: 8, partial_rotary_factor: 0.5 }],
   ['ropeInvFreqScaled', (pe, o) => pe.ropeInvFreqScaled(o), { rotary_dim: 8, rope_type: 'linear', factor: 2, rope_theta: 10000, seq_len: 4 }],
   ['ropeFromConfig', (pe, o) => pe.ropeFromConfig(config, o), { seq_len: 16 }],
+  ['compareRope', (pe, o) => pe.compareRope(pe.ropeFromConfig({ head_dim: 16 }), pe.ropeFromConfig({ head_dim: 16, rope_theta: 500000 }), o), { positions: 64, samples: 16 }],
   ['yarnCorrectionRange', (pe, o) => pe.yarnCorrectionRange(o), { rotary_dim: 128, rope_theta: 1e6, original_max_position_embeddings: 32768,
     max_position_embeddings: 131072, beta_fast: 32, beta_slow: 1, truncate: false }],
   ['llama3Bands', (pe, o) => pe.llama3Bands(o), { rotary_dim: 128, rope_theta: 500000, original_max_position_embeddings: 8192,
@@ -96,7 +97,9 @@ const CASES = [
 // Methods whose arguments are not an options object (tested by name below).
 const POSITIONAL = ['buildInfo', 'memoryBytes', 'alloc', 'alibiSlopes', 'multiplicativePE', 'tableFromNpy', 'safetensorsTensors',
   'tableFromJSON', 'envelope',
-  'mropePositionIds']; // its options (a config.json and token ids) are checked by the config reader's own tests
+  'mropePositionIds', // its options (a config.json and token ids) are checked by the config reader's own tests
+  'ggufHeader',        // async, a file source and no options: its bad sources are checked by gguf.test.mjs
+  'ropeFromGGUF'];     // async (rejects instead of throwing): its options are checked by gguf-rope.test.mjs
 
 const INT_KEYS = new Set(['rotary_dim', 'seq', 'heads', 'head_dim', 'batch', 'd', 'q_len', 'k_len', 'num_heads', 'offset', 'klen', 'qlen',
   'max_relative_position', 'num_buckets', 'max_distance', 'query_offset', 'position_buckets', 'max_relative_positions', 'n', 'd_model',

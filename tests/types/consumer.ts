@@ -16,7 +16,7 @@ export async function main(): Promise<number> {
   pe.t5Buckets({ q_len: 4, out: ids });
   pe.ropeApply(x, { seq: 2, head_dim: 8, rope: pe.ropeFromConfig({ head_dim: 8 }) });
   const g: RopeFromGGUF = await pe.ropeFromGGUF(new Uint8Array(0), { seq_len: 8192 });
-  const h: GgufHeader = await pe.ggufHeader(new Blob([]));
+  const h: GgufHeader = await pe.ggufHeader({ size: 0, slice: () => ({ arrayBuffer: async () => new ArrayBuffer(0) }) });   // a File/Blob's shape
   const pairing: 'norm' | 'neox' | 'mrope' | 'imrope' | 'vision' | 'none' | null = g.gguf.pairing;
   if (g.layout === null || pairing === null || h.kv.length < 0) return 0;
   buf[Symbol.dispose]();

@@ -8,7 +8,7 @@ import type { GgufHeader, GgufSource } from './gguf_source.js';
 import { ropeFromGgufFile } from './gguf_rope.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
 
-export type { GgufFileHandle, GgufHeader, GgufKeyValue, GgufSource, GgufTensorInfo, GgufValue } from './gguf_source.js';
+export type { GgufBlob, GgufFileHandle, GgufHeader, GgufKeyValue, GgufSource, GgufTensorInfo, GgufValue } from './gguf_source.js';
 export type { GgufRope, RopeFromGGUF } from './gguf_rope.js';
 export type { GgufPairing } from './gguf_arch.js';
 

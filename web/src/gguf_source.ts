@@ -11,8 +11,13 @@ export interface GgufFileHandle {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   stat(): Promise<{ size: number | bigint }>;
 }
+/** A browser `File` or `Blob` (declared by its shape, so the typings need no DOM library): read through `slice()`. */
+export interface GgufBlob {
+  readonly size: number;
+  slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
 /** What {@link Posenc.ropeFromGGUF} reads: bytes, a `File`/`Blob`, a Node `FileHandle`, or a path (Node entry). */
-export type GgufSource = ArrayBuffer | Uint8Array | Blob | GgufFileHandle | string;
+export type GgufSource = ArrayBuffer | Uint8Array | GgufBlob | GgufFileHandle | string;
 
 /** A GGUF value: numbers (uint64/int64 as BigInt), booleans, strings, arrays; null for a long array or string not stored. */
 export type GgufValue = number | bigint | boolean | string | GgufValue[] | null;
@@ -85,13 +90,16 @@ function handleReader(h: GgufFileHandle, size: number, close: () => Promise<void
   };
 }
 
+const isBlob = (s: unknown): s is GgufBlob => typeof s === 'object' && s !== null && typeof (s as GgufBlob).size === 'number' &&
+  Number.isSafeInteger((s as GgufBlob).size) && (s as GgufBlob).size >= 0 && typeof (s as GgufBlob).slice === 'function';
+
 async function readerOf(source: unknown): Promise<Reader> {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     const b = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : null;
     if (!b) throw new PosencError(`source: must be a Uint8Array, ArrayBuffer, Blob/File, FileHandle or path (got ${show(source)})`);
     return { size: b.length, read: async (o, l) => b.subarray(o, o + l), close: async () => {} };
   }
-  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+  if (isBlob(source)) {
     return { size: source.size, read: async (o, l) => new Uint8Array(await source.slice(o, o + l).arrayBuffer()), close: async () => {} };
   }
   if (isHandle(source)) return handleReader(source, Number((await source.stat()).size), async () => {});
