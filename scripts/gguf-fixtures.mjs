@@ -23,20 +23,23 @@ function base(arch, c, extra = []) {
 }
 
 /**
- * LlamaModel.generate_extra_tensors for rope_type llama3: the per-pair divisors of the base frequencies, computed from
- * float32 frequencies as the converter does with torch (1 for high frequencies, factor for low, the smooth blend between).
+ * LlamaModel.generate_extra_tensors for rope_type llama3: the per-pair divisors of the base frequencies (1 for high
+ * frequencies, factor for low, the smooth blend between). The converter loops over torch float32 0-d tensors, so every
+ * operation rounds to float32, and torch's `scalar / t` is `t.reciprocal() * scalar`: mirrored here with Math.fround
+ * (checked against torch 2.11 running the converter's loop, and against scripts/gguf-fixtures-gguf-py.py).
  */
 function llama3Factors(c) {
-  const r = c.rope_scaling, dim = c.head_dim ?? c.hidden_size / c.num_attention_heads, b = c.rope_theta;
-  const factor = r.factor ?? 8, lo = r.low_freq_factor ?? 1, hi = r.high_freq_factor ?? 4, old = r.original_max_position_embeddings ?? 8192;
+  const f = Math.fround, r = c.rope_scaling, dim = c.head_dim ?? c.hidden_size / c.num_attention_heads, b = c.rope_theta;
+  const factor = r.factor ?? 8, lo = r.low_freq_factor ?? 1, hi = r.high_freq_factor ?? 4;
+  const old = c.original_max_position_embeddings ?? 8192;   // the converter reads the top-level hparam (default 8192)
   const loWave = old / lo, hiWave = old / hi;
   return Array.from({ length: dim / 2 }, (_, i) => {
-    const freq = Math.fround(1 / Math.fround(b ** Math.fround((2 * i) / dim)));
-    const wave = (2 * Math.PI) / freq;
+    const freq = f(1 / f(f(b) ** f(f(2 * i) / dim)));
+    const wave = f(f(1 / freq) * f(2 * Math.PI));
     if (wave < hiWave) return 1;
     if (wave > loWave) return factor;
-    const smooth = (old / wave - lo) / (hi - lo);
-    return 1 / ((1 - smooth) / factor + smooth);
+    const smooth = f(f(f(f(1 / wave) * f(old)) - f(lo)) / f(hi - lo));
+    return f(1 / f(f(f(1 - smooth) / f(factor)) + smooth));
   });
 }
 

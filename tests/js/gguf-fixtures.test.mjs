@@ -53,3 +53,17 @@ for (const [name, [cfgLayout, ggufLayout, rel, attnTol]] of Object.entries(CASES
     }
   });
 }
+
+test('gguf fixture Llama-3.1-8B: rope_freqs holds the converter\'s float32 bytes (torch 2.11 running its llama3 loop)', async () => {
+  // The 6 smoothed factors (pairs 29..34) as written by convert_hf_to_gguf.py's LlamaModel loop on torch float32 tensors
+  // (run with torch 2.11.0 on this config; gguf-py's writer gives the same bytes, scripts/gguf-fixtures-gguf-py.py).
+  // A float64 evaluation rounded once at the end differs in the last bit for pairs 29, 33 and 34.
+  const smoothed = [0x3f9a8ed5, 0x3fc6d64a, 0x4001af1d, 0x402c732e, 0x406bcace, 0x40a83c06];
+  const path = fileURLToPath(new URL('gguf/Llama-3.1-8B.gguf', dir));
+  const hf = await hfGguf(path, { allowLocalFile: true });
+  const t = hf.tensorInfos.find((x) => x.name === 'rope_freqs.weight');
+  const bytes = readFileSync(path);
+  const start = hf.tensorDataOffset + BigInt(t.offset);
+  const bits = [...new Uint32Array(bytes.buffer.slice(bytes.byteOffset + Number(start), bytes.byteOffset + Number(start) + 256))];
+  assert.deepEqual(bits, [...Array(29).fill(0x3f800000), ...smoothed, ...Array(29).fill(0x41000000)]);
+});
