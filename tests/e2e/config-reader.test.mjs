@@ -213,9 +213,21 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   for (let a = 0; a < 3; a++) for (let j = 0; j < L; j++) assert.equal(at(a, j), want.position_ids[a * L + j], `axis ${a} token ${j}`);
   for (let k = 0; k < 24; k++) assert.deepEqual([at(0, 5 + k), at(1, 5 + k), at(2, 5 + k)], [5, 5 + Math.floor(k / 6), 5 + (k % 6)], `image token ${k}`);
   assert.equal(await readout('config-mrope', 'deltas'), want.rope_deltas);
-  // pair → axis: contiguous [16, 24, 24]
+  // the ids are printed in their cells: on the line of each row label (t, h, w), left to right, the numbers drawn read
+  // get_rope_index's ids
+  const boxes = await page.$eval('#config-mrope', (el) => el.shadowRoot.querySelector('[data-panel="ids"]').textBoxes()
+    .filter((b) => !b.rotated).map((b) => ({ y: b.y + b.h / 2, x: b.x + b.w / 2, text: b.text })));
+  const rowY = ['t', 'h', 'w'].map((a) => boxes.find((b) => b.text === a)?.y);
+  assert.ok(rowY.every(Number.isFinite), 'row labels t, h, w are drawn');
+  const printed = rowY.map((y) => boxes.filter((b) => Math.abs(b.y - y) < 1 && /^\d+$/.test(b.text)).sort((a, b) => a.x - b.x).map((b) => Number(b.text)));
+  assert.deepEqual(printed.flat(), [...want.position_ids]);
+  // pair → axis: contiguous [16, 24, 24], with a t / h / w legend in place of a colour bar
   const axes = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+  assert.deepEqual(await page.$eval('#config-mrope', (el) => {
+    const sr = el.shadowRoot.querySelector('[data-panel="axes"]').shadowRoot;
+    return [getComputedStyle(sr.querySelector('.bar')).display, [...sr.querySelectorAll('.cats span')].map((s) => s.textContent)];
+  }), ['none', ['t', 'h', 'w']]);
   // Qwen3.5 (interleaved sections [11, 11, 10]): h drives pairs 1, 4, 7, …, w pairs 2, 5, 8, …, t the rest
   await page.click('#config-gallery button[data-model="qwen3.5-9b"]');
   assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');

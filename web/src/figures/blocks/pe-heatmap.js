@@ -5,7 +5,7 @@
 //               number of each row / column on the ticks instead), showValues (print each
 //               cell's value: default when the map is at most 12 × 12), categories ([{value, label}]: a categorical
 //               legend instead of the colour bar), marks ([{col, label}]: vertical rules before a column)
-//   attributes: caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (largest map side in px, default
+//   attributes: data-full (the map has its container's width to itself, not a share), caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (largest map side in px, default
 //               480; the map also fits its share of the container's width), xlabel, ylabel
 // Axes without row/column labels get numeric ticks (integer steps, never crowded).
 //   events: 'cell-hover' {row, col, value}; 'rendered'
@@ -20,6 +20,7 @@ import { contrast as contrastRatio } from '../theme.js';
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
 :host([hidden]) { display: none; }
+[hidden] { display: none !important; }   /* the colour bar (a grid) and the legend (a flex box) are hidden by attribute */
 .wrap { position: relative; display: flex; gap: 6px; align-items: flex-start; }
 canvas.map { display: block; touch-action: none; outline-offset: 2px; }
 canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
@@ -102,7 +103,7 @@ export class PeHeatmap extends Base {
     // its labels and the colour bar (~72 px) must not overflow its share (phones).
     this._pw ??= this.parentElement?.clientWidth;
     const pw = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000);
-    const k = this.parentElement ? this.parentElement.querySelectorAll(':scope > pe-heatmap').length : 1;
+    const k = this.parentElement && !this.hasAttribute('data-full') ? this.parentElement.querySelectorAll(':scope > pe-heatmap:not([data-full])').length : 1;
     const perRow = Math.max(1, Math.min(k, Math.floor(pw / 300)));
     const room = (pw - 20 * (perRow - 1)) / perRow - labelW - padR - 78;
     const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 480, room));
