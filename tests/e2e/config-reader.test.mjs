@@ -236,6 +236,31 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   await page.locator('#config-mrope').screenshot({ path: shotPath('config-reader-mrope-en') });
 });
 
+test('M-RoPE\'s try: a 28×40 image on the chosen model (kept): 280 image tokens, ids up to 5 + 20, rope_deltas −260 as its sentence says', async () => {
+  await page.click('#config-gallery button[data-model="qwen2.5-vl-7b"]');
+  const text = fixture('Qwen2.5-VL-7B-Instruct.json');
+  assert.equal(await follows('config-mrope', text), 'ok');
+  await page.click('[data-try="config-mrope"] button');
+  await page.waitForFunction(() => document.getElementById('config-mrope').getAttribute('image') === '28x40');
+  assert.equal(await ready('config-mrope'), 'ok');
+  assert.equal(await page.$eval('#config-mrope', (el) => el.getAttribute('config')), text, 'the try keeps the reader\'s model');
+  assert.match(await page.$eval('[data-try="config-mrope"]', (el) => el.textContent), /280 image tokens.*rope_deltas is −260/);
+  // independently: get_rope_index on 4 text tokens, the image's 14 × 20 merged tokens, 3 text tokens
+  const ids = [1000, 1001, 1002, 1003, 151652, ...Array(280).fill(151655), 151653, 1286, 1287, 1288];
+  const want = pe.mropePositionIds({ config: text, input_ids: ids, image_grid_thw: [[1, 28, 40]] });
+  assert.equal(want.rope_deltas, -260);
+  assert.equal(await readout('config-mrope', 'deltas'), -260);
+  const cells = csvRows(await csv('config-mrope'), 'ids'), L = cells.length / 3;
+  assert.equal(L, ids.length);
+  assert.deepEqual(cells.map((c) => Number(c.value)), [...want.position_ids]);
+  assert.equal(Math.max(...cells.slice(2 * L, 2 * L + 4 + 1 + 280).map((c) => Number(c.value))), 24, 'the image\'s w ids reach 5 + 20 − 1');
+  assert.equal(Number(cells[2 * L + 4 + 1 + 280].value), 25, '<vision_end> resumes at 5 + 20');
+  // another model releases the try (its button no longer pressed) and the figure follows it
+  await page.click('#config-gallery button[data-model="qwen3.5-9b"]');
+  assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
+  assert.equal(await page.$eval('[data-try="config-mrope"] button', (b) => b.getAttribute('aria-pressed')), 'false');
+});
+
 test('the address keeps the gallery choice (not the config text); a link with it shows that model', async () => {
   await page.click('#config-gallery button[data-model="exaone-4.0-32b"]');
   assert.equal(await ready('config-wavelengths'), 'ok');

@@ -19,6 +19,9 @@ export default {
     config: configParam(QWEN25VL),
     image: { type: 'enum', values: ['4x4', '8x12', '16x16', '28x40'], default: '8x12', label: L('Image (patches h×w)', '图片（h×w 个图块）') },
   },
+  // on the site a try keeps the config the reader chose (try.js); 28×40 is Qwen's 2 × 2 merge of 14 × 20 tokens
+  tries: [{ params: { image: '28x40' }, look: L('A 28×40-patch image: 280 image tokens, yet their ids only count 14 rows and 20 columns, so the text after it resumes at 5 + 20 and rope_deltas is −260: the sequence is 260 positions shorter than it is long in tokens.',
+    '28×40 个图块的图片：280 个图片词元，编号却只数到 14 行、20 列，所以图片之后的文字从 5 + 20 继续，rope_deltas 为 −260：序列的位置比词元少 260 个。') }],
   panels: (p, r) => (r?.ids ? [{ id: 'ids', block: 'heatmap', size: 720, full: true }, { id: 'axes', block: 'heatmap', size: 720, full: true }] : []),
   compute(pe, { config, image }) {
     const r = fromConfig(pe, config);
