@@ -186,6 +186,13 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   const cells = csvRows(await csv('config-schedule'), 'strip').filter((c) => c.value !== 'NaN');
   assert.equal(cells.length, 48);
   const rows = await page.$eval('#config-schedule', (el) => el.shadowRoot.querySelector('[data-panel="strip"]').rowLabels);
+  // the layer types are drawn whole beside their rows, and the legend names the two colours
+  const drawn = await page.$eval('#config-schedule', (el) => {
+    const b = el.shadowRoot.querySelector('[data-panel="strip"]');
+    return [b.textBoxes().map((t) => t.text), [...b.shadowRoot.querySelectorAll('.cats span')].map((x) => x.textContent)];
+  });
+  assert.ok(drawn[0].includes('chunked_attention') && drawn[0].includes('full_attention'), drawn[0].join(' '));
+  assert.deepEqual(drawn[1], ['RoPE', 'NoPE (no positions)']);
   for (const c of cells) {
     const layer = Number(c.col), nope = (layer + 1) % 4 === 0;
     assert.equal(c.value, nope ? '0' : '1', `layer ${layer}`);
