@@ -1,5 +1,5 @@
 // Accessibility (issue 19): axe-core (npm devDependency) run in Chromium on the built index, gallery and an embed,
-// in English and Chinese: no serious or critical violation. axe's source is evaluated through the DevTools protocol,
+// in English and Chinese: no serious or critical violation (nor a landmark-unique or empty-table-header one). axe's source is evaluated through the DevTools protocol,
 // which the pages' strict CSP (no inline scripts) does not govern.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
 import { openPage } from './browser.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// lesser rules the page once broke and now keeps: each section's takeaways box is a landmark named with its section,
+// and a table's empty corner cell is not a header
+const ALSO = ['landmark-unique', 'empty-table-header'];
 let ctx;
 before(async () => { ctx = await openPage('/', { width: 1280, height: 1000 }); });
 after(async () => { await ctx?.close(); });
@@ -17,7 +20,7 @@ async function violations(page) {
   await page.evaluate(AXE);
   const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   assert.ok(r.passes.length >= 20, `axe ran its rules (${r.passes.length} passed)`);
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || ALSO.includes(v.id))
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 

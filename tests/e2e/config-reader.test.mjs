@@ -186,6 +186,13 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   const cells = csvRows(await csv('config-schedule'), 'strip').filter((c) => c.value !== 'NaN');
   assert.equal(cells.length, 48);
   const rows = await page.$eval('#config-schedule', (el) => el.shadowRoot.querySelector('[data-panel="strip"]').rowLabels);
+  // the layer types are drawn whole beside their rows, and the legend names the two colours
+  const drawn = await page.$eval('#config-schedule', (el) => {
+    const b = el.shadowRoot.querySelector('[data-panel="strip"]');
+    return [b.textBoxes().map((t) => t.text), [...b.shadowRoot.querySelectorAll('.cats span')].map((x) => x.textContent)];
+  });
+  assert.ok(drawn[0].includes('chunked_attention') && drawn[0].includes('full_attention'), drawn[0].join(' '));
+  assert.deepEqual(drawn[1], ['RoPE', 'NoPE (no positions)']);
   for (const c of cells) {
     const layer = Number(c.col), nope = (layer + 1) % 4 === 0;
     assert.equal(c.value, nope ? '0' : '1', `layer ${layer}`);
@@ -213,15 +220,52 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   for (let a = 0; a < 3; a++) for (let j = 0; j < L; j++) assert.equal(at(a, j), want.position_ids[a * L + j], `axis ${a} token ${j}`);
   for (let k = 0; k < 24; k++) assert.deepEqual([at(0, 5 + k), at(1, 5 + k), at(2, 5 + k)], [5, 5 + Math.floor(k / 6), 5 + (k % 6)], `image token ${k}`);
   assert.equal(await readout('config-mrope', 'deltas'), want.rope_deltas);
-  // pair → axis: contiguous [16, 24, 24]
+  // the ids are printed in their cells: on the line of each row label (t, h, w), left to right, the numbers drawn read
+  // get_rope_index's ids
+  const boxes = await page.$eval('#config-mrope', (el) => el.shadowRoot.querySelector('[data-panel="ids"]').textBoxes()
+    .filter((b) => !b.rotated).map((b) => ({ y: b.y + b.h / 2, x: b.x + b.w / 2, text: b.text })));
+  const rowY = ['t', 'h', 'w'].map((a) => boxes.find((b) => b.text === a)?.y);
+  assert.ok(rowY.every(Number.isFinite), 'row labels t, h, w are drawn');
+  const printed = rowY.map((y) => boxes.filter((b) => Math.abs(b.y - y) < 1 && /^\d+$/.test(b.text)).sort((a, b) => a.x - b.x).map((b) => Number(b.text)));
+  assert.deepEqual(printed.flat(), [...want.position_ids]);
+  // pair → axis: contiguous [16, 24, 24], with a t / h / w legend in place of a colour bar
   const axes = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+  assert.deepEqual(await page.$eval('#config-mrope', (el) => {
+    const sr = el.shadowRoot.querySelector('[data-panel="axes"]').shadowRoot;
+    return [getComputedStyle(sr.querySelector('.bar')).display, [...sr.querySelectorAll('.cats span')].map((s) => s.textContent)];
+  }), ['none', ['t', 'h', 'w']]);
   // Qwen3.5 (interleaved sections [11, 11, 10]): h drives pairs 1, 4, 7, …, w pairs 2, 5, 8, …, t the rest
   await page.click('#config-gallery button[data-model="qwen3.5-9b"]');
   assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
   const il = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(il, Array.from({ length: 32 }, (_, i) => (i % 3 === 1 && i < 33 ? 1 : i % 3 === 2 && i < 30 ? 2 : 0)));
   await page.locator('#config-mrope').screenshot({ path: shotPath('config-reader-mrope-en') });
+});
+
+test('M-RoPE\'s try: a 28×40 image on the chosen model (kept): 280 image tokens, ids up to 5 + 20, rope_deltas −260 as its sentence says', async () => {
+  await page.click('#config-gallery button[data-model="qwen2.5-vl-7b"]');
+  const text = fixture('Qwen2.5-VL-7B-Instruct.json');
+  assert.equal(await follows('config-mrope', text), 'ok');
+  await page.click('[data-try="config-mrope"] button');
+  await page.waitForFunction(() => document.getElementById('config-mrope').getAttribute('image') === '28x40');
+  assert.equal(await ready('config-mrope'), 'ok');
+  assert.equal(await page.$eval('#config-mrope', (el) => el.getAttribute('config')), text, 'the try keeps the reader\'s model');
+  assert.match(await page.$eval('[data-try="config-mrope"]', (el) => el.textContent), /280 image tokens.*rope_deltas is −260/);
+  // independently: get_rope_index on 4 text tokens, the image's 14 × 20 merged tokens, 3 text tokens
+  const ids = [1000, 1001, 1002, 1003, 151652, ...Array(280).fill(151655), 151653, 1286, 1287, 1288];
+  const want = pe.mropePositionIds({ config: text, input_ids: ids, image_grid_thw: [[1, 28, 40]] });
+  assert.equal(want.rope_deltas, -260);
+  assert.equal(await readout('config-mrope', 'deltas'), -260);
+  const cells = csvRows(await csv('config-mrope'), 'ids'), L = cells.length / 3;
+  assert.equal(L, ids.length);
+  assert.deepEqual(cells.map((c) => Number(c.value)), [...want.position_ids]);
+  assert.equal(Math.max(...cells.slice(2 * L, 2 * L + 4 + 1 + 280).map((c) => Number(c.value))), 24, 'the image\'s w ids reach 5 + 20 − 1');
+  assert.equal(Number(cells[2 * L + 4 + 1 + 280].value), 25, '<vision_end> resumes at 5 + 20');
+  // another model releases the try (its button no longer pressed) and the figure follows it
+  await page.click('#config-gallery button[data-model="qwen3.5-9b"]');
+  assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
+  assert.equal(await page.$eval('[data-try="config-mrope"] button', (b) => b.getAttribute('aria-pressed')), 'false');
 });
 
 test('the address keeps the gallery choice (not the config text); a link with it shows that model', async () => {

@@ -71,6 +71,9 @@ test('rope-clock: shifting both positions turns every hand, but the angle betwee
   const q = new Float32Array(8), k = new Float32Array(8);
   for (let i = 0; i < 4; i++) { q[2 * i] = 1; k[2 * i] = 0.65; }
   near(await readout('rope-clock', 'score'), th.reduce((s, t) => s + 0.65 * Math.cos(-3 * t), 0), sweepTol(q, k), 'score = Σ 0.65·cos((n − m)θ_i)');
+  // and the page prints it so: the score after the shift and the one before it read the same
+  const [after6, line] = await page.$eval('#rope-clock', (el) => { const o = el.shadowRoot.querySelector('output[data-id="score"]'); return [o.textContent, o.parentElement.textContent]; });
+  assert.ok(line.includes(`before the shift: ${after6}`), line);
   await page.locator('#rope-clock').screenshot({ path: shotPath('intuition-clock-en-1280') });
 });
 

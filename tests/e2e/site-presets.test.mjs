@@ -34,7 +34,7 @@ test('every preset sets exactly its parameters, paints, and names its source in 
     assert.equal(r.state, 'ok', p.preset);
     const a = await attrs(p.figure);
     for (const kv of p.preset.split(/\s+/)) { const [k, v] = kv.split('='); assert.equal(a[k], v, `${p.figure}.${k}`); }
-    assert.match(await note(p.figure), /source|Press et al\./i);
+    assert.match(await note(p.figure), /source|Press et al\.|From the post “[^”]+” \(linsight\.cn\)/i);   // the source by its number or its title
     assert.equal(await page.$$eval('.presets button[aria-pressed="true"]', (bs) => bs.filter((b) => b.closest('.presets').dataset.figure).length) >= 1, true);
   }
   await page.click('#lang-zh');

@@ -37,7 +37,14 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
   fig.before(box);
   const text = () => { for (const { b, look, t } of rows) { b.textContent = `▶ ${tr(LABEL)}`; look.textContent = tr(t.look); } };
   /** @param {HTMLButtonElement} b @returns {Map<string, string>} the try's parameters as attribute strings */
-  const stateOf = (b) => new Map(Object.entries(rows.find((r) => r.b === b)?.t.params ?? {}).map(([k, v]) => [k, String(v)]));
+  // A config figure's try keeps the config shown when it was clicked (the reader's model, not the figure's default).
+  const held = new Map();
+  for (const { b } of rows) b.addEventListener('click', () => held.set(b, fig.getAttribute('config')));   // before wireButtons' click
+  const stateOf = (b) => {
+    const m = new Map(Object.entries(rows.find((r) => r.b === b)?.t.params ?? {}).map(([k, v]) => [k, String(v)]));
+    if (held.get(b) != null && !m.has('config')) m.set('config', /** @type {string} */ (held.get(b)));
+    return m;
+  };
   wireButtons(fig, rows.map((r) => r.b), stateOf);
   text();
   onLang(text);

@@ -34,7 +34,7 @@ input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textare
 :focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
 .panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
 .panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
-.panels > pe-lines { flex: 1 1 100%; min-width: 0; }
+.panels > pe-lines, .panels > [data-full] { flex: 1 1 100%; min-width: 0; }
 .panels > pe-lines[data-cols="3"] { flex: 1 1 calc(33.3% - 14px); min-width: 240px; }   /* small multiples */
 .readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
 .readouts p { margin: 2px 0; }
@@ -201,7 +201,7 @@ export class PosencFigure extends Base {
     const sr = this.shadowRoot, panels = def.panels(p, r), out = def.render(r, p, { ms });
     const key = panels.map((x) => `${x.id}:${x.block}`).join(',');
     const box = sr.querySelector('.panels');
-    box.hidden = false;
+    box.hidden = !panels.length;   // a state with nothing to draw (a config without a layer schedule) keeps no blank room
     if (key !== this._panelKey) {
       this._blocks.clear(); this._bindings = {};
       box.replaceChildren(...panels.map((x) => {
@@ -213,6 +213,7 @@ export class PosencFigure extends Base {
         if (x.range) el.setAttribute('range', String(x.range));
         if (x.logY) el.setAttribute('log-y', '');
         if (x.cols) el.dataset.cols = String(x.cols);
+        if (x.full) el.dataset.full = '';   // a heatmap with a row of its own (a long strip), not sharing it
         if (x.bind) this._bindings[x.id] = x.bind;
         this._blocks.set(x.id, el);
         return el;

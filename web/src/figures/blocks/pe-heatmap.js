@@ -5,7 +5,7 @@
 //               number of each row / column on the ticks instead), showValues (print each
 //               cell's value: default when the map is at most 12 × 12), categories ([{value, label}]: a categorical
 //               legend instead of the colour bar), marks ([{col, label}]: vertical rules before a column)
-//   attributes: caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (largest map side in px, default
+//   attributes: data-full (the map has its container's width to itself, not a share), caption, palette ('viridis' | 'rdbu'; rdbu is centred on 0), size (largest map side in px, default
 //               480; the map also fits its share of the container's width), xlabel, ylabel
 // Axes without row/column labels get numeric ticks (integer steps, never crowded).
 //   events: 'cell-hover' {row, col, value}; 'rendered'
@@ -20,6 +20,7 @@ import { contrast as contrastRatio } from '../theme.js';
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
 :host([hidden]) { display: none; }
+[hidden] { display: none !important; }   /* the colour bar (a grid) and the legend (a flex box) are hidden by attribute */
 .wrap { position: relative; display: flex; gap: 6px; align-items: flex-start; }
 canvas.map { display: block; touch-action: none; outline-offset: 2px; }
 canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
@@ -35,7 +36,7 @@ canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .caption, .axis { contain: inline-size; }   /* texts wrap within the map's width instead of widening the block */
 .axis { color: var(--pe-muted, #4f4f5a); font-size: 11px; }
 `;
-const CELL_RECTS = 128;
+const CELL_RECTS = 128, ROW_CHARS = 18;
 
 export class PeHeatmap extends Base {
   static get observedAttributes() { return ['caption', 'palette', 'size', 'xlabel', 'ylabel']; }
@@ -96,13 +97,14 @@ export class PeHeatmap extends Base {
     // Column labels at 60° need their height above the map and half their width right of the last column; numeric
     // row ticks need half a line above the first row.
     const colW = colText ? this._textWidth(this.colLabels) : 0;
-    const labelW = rowText ? 56 : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
+    // row labels (words: layer types like sliding_attention) up to 18 characters, as wide as the widest needs
+    const labelW = rowText ? Math.max(56, Math.ceil(this._textWidth(this.rowLabels, ROW_CHARS)) + 8) : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
     const padR = colText ? Math.ceil(colW * 0.5 + 6) : 6;
     // Fit the container: the panels share its width (as many side by side as fit at ~300 px each), and the map plus
     // its labels and the colour bar (~72 px) must not overflow its share (phones).
     this._pw ??= this.parentElement?.clientWidth;
     const pw = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000);
-    const k = this.parentElement ? this.parentElement.querySelectorAll(':scope > pe-heatmap').length : 1;
+    const k = this.parentElement && !this.hasAttribute('data-full') ? this.parentElement.querySelectorAll(':scope > pe-heatmap:not([data-full])').length : 1;
     const perRow = Math.max(1, Math.min(k, Math.floor(pw / 300)));
     const room = (pw - 20 * (perRow - 1)) / perRow - labelW - padR - 78;
     const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 480, room));
@@ -114,11 +116,11 @@ export class PeHeatmap extends Base {
       w: Math.ceil(labelW + cw * this.cols + padR), h: Math.ceil(labelH + ch * this.rows + tickH) };
   }
 
-  /** The widest of these labels (as drawn: at most 8 characters, 11 px). */
-  _textWidth(labels) {
+  /** The widest of these labels (as drawn: at most `chars` characters, 11 px). */
+  _textWidth(labels, chars = 8) {
     const g = (this._probe ??= document.createElement('canvas').getContext('2d'));
     g.font = `11px ${FONT}`;
-    return Math.max(0, ...labels.map((t) => g.measureText(String(t).slice(0, 8)).width));
+    return Math.max(0, ...labels.map((t) => g.measureText(String(t).slice(0, chars)).width));
   }
 
   /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
@@ -183,7 +185,7 @@ export class PeHeatmap extends Base {
     const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
     if (geo.rowText) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
-      this.rowLabels.forEach((t, i) => { const s = String(t).slice(0, 8), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
+      this.rowLabels.forEach((t, i) => { const s = String(t).slice(0, ROW_CHARS), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
     } else {
       g.textAlign = 'right'; g.textBaseline = 'middle';
       for (const i of tickIndices(this.rows, ch, 16)) { const s = String(this.rowTicks ? this.rowTicks[i] : this.y0 + i), tw = g.measureText(s).width, y = top + (i + 0.5) * ch; g.fillText(s, labelW - 4, y); box(labelW - 4 - tw, y - 6, tw, 12, s); }

@@ -19,7 +19,10 @@ export default {
     config: configParam(QWEN25VL),
     image: { type: 'enum', values: ['4x4', '8x12', '16x16', '28x40'], default: '8x12', label: L('Image (patches h×w)', '图片（h×w 个图块）') },
   },
-  panels: (p, r) => (r?.ids ? [{ id: 'ids', block: 'heatmap', size: 720 }, { id: 'axes', block: 'heatmap', size: 720 }] : []),
+  // on the site a try keeps the config the reader chose (try.js); 28×40 is Qwen's 2 × 2 merge of 14 × 20 tokens
+  tries: [{ params: { image: '28x40' }, look: L('A 28×40-patch image: 280 image tokens, yet their ids only count 14 rows and 20 columns, so the text after it resumes at 5 + 20 and rope_deltas is −260: the sequence is 260 positions shorter than it is long in tokens.',
+    '28×40 个图块的图片：280 个图片词元，编号却只数到 14 行、20 列，所以图片之后的文字从 5 + 20 继续，rope_deltas 为 −260：序列的位置比词元少 260 个。') }],
+  panels: (p, r) => (r?.ids ? [{ id: 'ids', block: 'heatmap', size: 720, full: true }, { id: 'axes', block: 'heatmap', size: 720, full: true }] : []),
   compute(pe, { config, image }) {
     const r = fromConfig(pe, config);
     if (!r.mrope_section) return { ids: null };
@@ -54,13 +57,14 @@ export default {
     const short = { text: '·', image: '▦', '<vision_start>': '[', '<vision_end>': ']' };
     const img = r.tokens.indexOf('image');
     return {
-      ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]),
+      // every id printed in its cell where it fits (the point is the numbers: one t for the image, rows, columns)
+      ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]), showValues: true,
         caption: L(`position ids (t, h, w): ${BEFORE} text tokens (·), an image of ${r.h}×${r.w} patches (${(r.h / 2) * (r.w / 2)} tokens ▦ after the 2×2 merge, between [ vision_start and ] vision_end), ${AFTER} text tokens`,
           `位置编号（t、h、w）：${BEFORE} 个文字词元（·）、一张 ${r.h}×${r.w} 个图块的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元 ▦，夹在 [ vision_start 与 ] vision_end 之间）、${AFTER} 个文字词元`),
         xlabel: L('token →', '词元 →'), ylabel: L('axis', '轴') },
-      axes: { data: r.axes, rows: 1, cols: r.half, vmin: 0, vmax: 2,
-        caption: L(`frequency pair → axis (0 = t, 1 = h, 2 = w): mrope_section [${r.section.join(', ')}], ${r.interleaved ? 'interleaved' : 'contiguous'}`,
-          `频率对 → 轴（0 = t，1 = h，2 = w）：mrope_section [${r.section.join(', ')}]，${r.interleaved ? '交错' : '连续'}`), xlabel: L('pair i', '通道对 i') },
+      axes: { data: r.axes, rows: 1, cols: r.half, vmin: 0, vmax: 2, categories: AXES.map((label, value) => ({ value, label })),
+        caption: L(`frequency pair → the axis that turns it: mrope_section [${r.section.join(', ')}], ${r.interleaved ? 'interleaved' : 'contiguous'}`,
+          `频率对 → 转动它的轴：mrope_section [${r.section.join(', ')}]，${r.interleaved ? '交错' : '连续'}`), xlabel: L('pair i', '通道对 i') },
       readouts: [
         { id: 'deltas', label: L('rope_deltas', 'rope_deltas'), value: r.rope_deltas,
           note: L('max position + 1 − sequence length: what generation adds to later positions', '最大位置 + 1 − 序列长度：生成时加到后续位置上的量') },

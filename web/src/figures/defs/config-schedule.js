@@ -35,7 +35,8 @@ export default {
     const { n, types, data, summary } = r.layers;
     return {
       strip: { data, rows: types.length, cols: n, vmin: 0, vmax: 1, rowLabels: types,   // identifiers (full_attention …), the same in every language colLabels: Array.from({ length: n }, (_, i) => String(i)),
-        caption: L('layer schedule: 1 = RoPE, 0 = NoPE (no positions), grey = another type', '层的排布：1 = RoPE，0 = NoPE（无位置），灰色 = 其他类型'),
+        categories: [{ value: 1, label: 'RoPE' }, { value: 0, label: L('NoPE (no positions)', 'NoPE（无位置）') }],
+        caption: L('layer schedule: one row per layer type; grey = a layer of another type', '层的排布：每种层类型一行；灰色 = 该层属于其他类型'),
         xlabel: L('decoder layer →', '解码层 →'), ylabel: L('layer type', '层类型') },
       readouts: summary.map((s) => ({ id: `type-${s.type}`, label: L(s.type, typeNamed(s.type)), value: s.count,
         text: s.nope.length === s.count

@@ -4,6 +4,7 @@
 // but the angle between q's and k's hand on each clock stays (n − m)·θᵢ — which is why the score sees only m − n.
 // The hands are q = (1, 0) and k = (0.65, 0) per pair, rotated by the package (ropeTablesScaled + ropeApplyTables).
 import { L } from '../params.js';
+import { fmt } from '../blocks/format.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 
 const D = 4 * 2;                  // four clocks
@@ -90,7 +91,7 @@ export default {
       { id: 'angles', label: L(`angle between the hands at t = ${p.shift}, pair 0 … 3`, `t = ${p.shift} 时两指针的夹角，通道对 0 … 3`), value: now[0], text: now.map(deg).join(' · ') },
       { id: 'change', label: L(`largest change of an angle over t = 0 … ${MAX}`, `t = 0 … ${MAX} 范围内夹角的最大变化`), value: r.change, text: `${r.change.toFixed(4)}°` },
       { id: 'score', label: L(`score ⟨R${sub(p.m + p.shift)}q, R${sub(p.n + p.shift)}k⟩ (all four pairs)`, `分数 ⟨R${sub(p.m + p.shift)}q, R${sub(p.n + p.shift)}k⟩（四个通道对之和）`), value: r.scoreT,
-        note: L(`before the shift: ${r.score0.toFixed(5)}`, `平移前：${r.score0.toFixed(5)}`) },
+        note: L(`before the shift: ${fmt(r.score0, 6)}`, `平移前：${fmt(r.score0, 6)}`) },   // as the value is printed: equal reads equal
     ];
     return out;
   },

@@ -18,8 +18,8 @@ export default {
   name: 'rope-decay',
   long: true,
   title: L('RoPE’s long-range decay', 'RoPE 的远程衰减'),
-  description: L('⟨Rₘq, Rₙk⟩ of two fixed vectors (all ones; or non-negative random, as np.random.rand in source 003) against the relative position n − m, for one or two bases, with Su’s bound.',
-    '两个固定向量（全 1；或非负随机向量，同参考文章 003 的 np.random.rand）的 ⟨Rₘq, Rₙk⟩ 随相对位置 n − m 的变化（一个或两个底数），以及苏剑林的上界。'),
+  description: L('⟨Rₘq, Rₙk⟩ of two fixed vectors (all ones; or non-negative random, as np.random.rand in the post “RoPE 的远距离衰减”, linsight.cn) against the relative position n − m, for one or two bases, with Su’s bound.',
+    '两个固定向量（全 1；或非负随机向量，同《RoPE 的远距离衰减》（linsight.cn）中的 np.random.rand）的 ⟨Rₘq, Rₙk⟩ 随相对位置 n − m 的变化（一个或两个底数），以及苏剑林的上界。'),
   takeaway: L('The score decays with distance but not forever: with base 10000 and d = 512 it turns back up after a quarter turn of the slowest pair (marked); a larger base pushes that point out.',
     '分数随距离衰减，但不是无限衰减：底数 10000、d = 512 时，在最慢一对转过四分之一圈处（已标出）回升；更大的底数把这个点推远。'),
   params: {
@@ -35,14 +35,14 @@ export default {
   /** @type {import('../params.js').FigureTry[]} */
   tries: [{ params: { base: 500000, base2: 0 }, look: L('Base 500 000 alone: the slowest pair’s quarter turn moves to ≈ 745 000, far outside the window, so the mark is gone and the curve does not turn back up within 65 536.',
     '只用底数 500 000：最慢一对的四分之一圈移到约 745 000，远在窗口之外，标记消失，曲线在 65 536 之内不再回升。') },
-  { params: { qk: 'random', base2: 0, bound: false, window: 4096, at: 0 }, look: L('Non-negative random q, k (as source 003): more wiggle than with ones, but still a clear peak at 0 and a decay.',
-    '非负随机的 q、k（同参考文章 003）：比全 1 时抖动更多，但 0 处仍有明显的峰，之后衰减。') }],
+  { params: { qk: 'random', base2: 0, bound: false, window: 4096, at: 0 }, look: L('Non-negative random q, k (as in “RoPE 的远距离衰减”, linsight.cn): more wiggle than with ones, but still a clear peak at 0 and a decay.',
+    '非负随机的 q、k（同《RoPE 的远距离衰减》）：比全 1 时抖动更多，但 0 处仍有明显的峰，之后衰减。') }],
   panels: (p) => [{ id: 'plot', block: 'lines', height: 280 }, ...(p.bound ? [{ id: 'bound', block: 'lines', height: 240, logY: true }] : [])],
   async compute(pe, p, ctx) {
     const { qk, base, base2, d, window: n, bound } = p;
     const bases = base2 && base2 !== base ? [base, base2] : [base];
     const width = Math.min(900, n);
-    // 'random': non-negative random entries (|x| of seeded random rows), like source 003's np.random.rand: a positive
+    // 'random': non-negative random entries (|x| of seeded random rows), like np.random.rand in the linsight.cn decay post: a positive
     // mean, so the score has a peak at 0 and decays (zero-mean vectors would give noise around 0 instead)
     const vec = qk === 'random' ? randomRows(pe, 2, d, 0, 'qk').map(Math.abs) : new Float32Array(2 * d).fill(1);
     const q = vec.slice(0, d), k = vec.slice(d);
