@@ -267,3 +267,14 @@ test('§9 explorer: none is only permuted, RoPE is not; RoPE’s term named with
   assert.deepEqual(['content_content', 'content_position', 'position_content', 'position_position'].map((t) => x.panels[`term-${t}`].caption), s3);
   assert.deepEqual(errors, []);
 });
+
+test('rope-compare: the score error grows with the distance; the try (distances ≤ 8192) shows it about ten times smaller', async () => {
+  const full = await P.draw('rope-compare'), [t] = await tries('rope-compare');
+  const P0 = describeFigure('rope-compare').params, a = pe.ropeFromConfig(P0[0].default), b = pe.ropeFromConfig(P0[1].default);
+  const ref = (n) => pe.compareRope(a, b, { positions: n, samples: 8192 });
+  // float64 in both; Chromium's and Node's Math.cos may differ in the last bit
+  const near = (x, y) => assert.ok(Math.abs(x - y) <= 1e-12 * Math.abs(y), `${x} vs ${y}`);
+  near(full.readouts.ones, ref(131072).max_score_error_ones);
+  near(t.d.readouts.ones, ref(8192).max_score_error_ones);
+  assert.ok(t.d.readouts.ones * 5 < full.readouts.ones, `${t.d.readouts.ones} vs ${full.readouts.ones}`);
+});

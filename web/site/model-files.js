@@ -150,7 +150,7 @@ function update() {
   root.setAttribute('aria-label', tr({ en: "your model's files", zh: '你的模型文件' }));
   const [a, b] = slots, table = q('.model-files-table'), out = q('.model-files-verdict');
   const shown = slots.filter((s) => s.rope);
-  table.replaceChildren(...(shown.length ? [el('tr', {}, el('th'), ...slots.map((s) => el('th', { textContent: s.key })))] : []),
+  table.replaceChildren(...(shown.length ? [el('tr', {}, el('td'), ...slots.map((s) => el('th', { textContent: s.key })))] : []),
     ...(shown.length ? ROWS.map(([label, f]) => {
       const cells = slots.map((s) => (s.rope ? String(f(s, s.rope)) : '—'));
       // values are the files' own identifiers and numbers: set as code, the same in both languages

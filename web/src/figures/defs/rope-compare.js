@@ -33,6 +33,9 @@ export default {
     engine_b: { type: 'enum', values: ENGINES, default: 'transformers', label: L('B read by', 'B 的读取方') },
     positions: { type: 'enum', values: [8192, 32768, 131072], default: 131072, label: L('Distances', '距离范围') },
   },
+  tries: [{ params: { positions: 8192 },
+    look: L('Only distances up to 8192, the original training length: the largest score error is about ten times smaller — the two versions part ways beyond it.',
+      '只看 8192 以内的距离（原始训练长度）：最大分数误差小了约十倍——两个版本主要在这之后才分开。') }],
   panels: () => [{ id: 'error', block: 'lines', height: 240 }, { id: 'ratio', block: 'lines', height: 200 }],
   /** @param {any} pe @param {Record<string, any>} p */
   async compute(pe, p) {
