@@ -132,7 +132,8 @@ export async function checkPost({ name, out, path, html, dark }) {
     p.on('response', (r) => { if (r.status() >= 400 && !favicon(r.url())) errors.push(`HTTP ${r.status()} ${r.url()}`); });
     await p.goto(`${S.origin}${path}`);
     const fig = p.locator('posenc-figure').first();
-    const ready = () => fig.evaluate((el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); });
+    // an engine may load the element's module after the static HTML is shown (Docusaurus: the post's chunk after hydration)
+    const ready = () => fig.evaluate((el) => { el.scrollIntoView(); return customElements.whenDefined('posenc-figure').then(() => el.ready).then(() => 'ok', (e) => `ERR ${e.message}`); });
     const readout = () => fig.evaluate((el) => Number(el.shadowRoot.querySelector('output[data-id="at"]').dataset.value));
     assert.equal(await ready(), 'ok', `${name}: figure ready; console: ${errors.join(' | ')}`);
     assert.ok(Math.abs(await readout() - scoreAt(500000)) < SCORE_TOL, `${name}: score at 15000, base 500000: ${await readout()} vs ${scoreAt(500000)}`);
