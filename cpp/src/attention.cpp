@@ -162,17 +162,24 @@ void fill(float* r, int n, float v) {
 // e^x for x ≤ 0 (softmax's max-subtracted scores), float32: Cephes' expf — x = n·ln2 + r (ln2 in two parts),
 // e^r by its degree-7 polynomial on |r| ≤ ln2/2 (≤ 1 ulp), 2^n by the exponent bits. x below −87.3 (e^x < 2^-126,
 // where the scalar twin's std::exp goes subnormal) gives 2^-126·e^r instead: an absolute difference < 1.2e-38.
-// About half the vector instructions of xsimd::exp, which also handles overflow, NaN and subnormal results.
+// n = round(x·log2 e) by the 1.5·2^23 shifter: t = x·log2 e + 1.5·2^23 holds n in its low mantissa bits, so both n
+// and 2^n come from t with plain float and integer adds (no float→int conversion, which wasm SIMD lowers to a
+// saturating sequence). About a third of the vector instructions of xsimd::exp, which also handles overflow, NaN
+// and subnormal results. NaN stays NaN.
 XSIMD_INLINE simd::fbatch exp_nonpositive(simd::fbatch x) {
   using simd::fbatch;
+  using ibatch = xsimd::batch<int32_t, simd::arch>;
+  const fbatch shifter(12582912.f);  // 1.5·2^23
   x = xsimd::max(x, fbatch(-87.3365447f));
-  const fbatch n = xsimd::nearbyint(x * fbatch(1.44269504088896341f));
+  const fbatch t = x * fbatch(1.44269504088896341f) + shifter;
+  const fbatch n = t - shifter;
   const fbatch r = (x - n * fbatch(0.693359375f)) - n * fbatch(-2.12194440e-4f);
   const fbatch z = r * r;
   const fbatch p = ((((((fbatch(1.9875691500e-4f) * r + fbatch(1.3981999507e-3f)) * r + fbatch(8.3334519073e-3f)) * r +
                        fbatch(4.1665795894e-2f)) * r + fbatch(1.6666665459e-1f)) * r + fbatch(5.0000001201e-1f)) * z + r) +
                    fbatch(1.f);
-  const auto e = (xsimd::batch_cast<int32_t>(n) + xsimd::batch<int32_t, simd::arch>(127)) << 23;
+  // bits(t) = bits(1.5·2^23) + n; 2^n = (n + 127) << 23
+  const ibatch e = (xsimd::bitwise_cast<int32_t>(t) - ibatch(0x4B400000 - 127)) << 23;
   return p * xsimd::bitwise_cast<float>(e);
 }
 

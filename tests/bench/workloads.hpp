@@ -117,8 +117,11 @@ inline Workload make(const std::string& name) {
 }
 
 /// Milliseconds of each of `reps` runs (after one warm-up run that also touches every output page).
+// Warm-up as in run.mjs (at least 5 runs and 200 ms, at most 30): under V8 the first runs may execute the baseline
+// tier, replaced by optimised code only for later calls.
 inline std::vector<double> time_runs(Workload& w, int reps) {
-  w.run();
+  const auto w0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 30 && (i < 5 || std::chrono::steady_clock::now() - w0 < std::chrono::milliseconds(200)); ++i) w.run();
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();

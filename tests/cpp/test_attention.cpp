@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
+
 #include "posenc/posenc.hpp"
 #include "util.hpp"
 
@@ -92,6 +95,31 @@ TEST_CASE("Softmax and score SIMD kernels equal their scalar twins on edge sizes
       for (std::size_t i = 0; i < x.size(); ++i) CHECK(std::fabs(x[i] - y[i]) <= kSoftmaxAbs);
     }
   }
+}
+
+TEST_CASE("SIMD softmax: e^x relative to float64 over the whole range x <= 0 (the vector exp's contract)") {
+  // Rows [0, x, x, … x] of 16 columns (full vectors on every target): entries 1..15 are e^x / (1 + 15·e^x).
+  // Within kExpRel of the float64 value where e^x is a normal float32 (x >= -87.3), within 1.2e-38 below.
+  constexpr double kExpRel = 4e-7;  // ≈ 3 float32 ulp: the exp (≤ 1 ulp), the subtraction of the max, the 1/sum scaling
+  constexpr int cols = 16;
+  std::vector<float> rows;
+  for (int t = 0; t <= 20000; ++t) {
+    const float x = -float(t) * 0.005f;  // 0 … -100
+    rows.push_back(0.f);
+    for (int j = 1; j < cols; ++j) rows.push_back(x);
+  }
+  const int n = int(rows.size()) / cols;
+  kernels::softmax_rows_simd(rows.data(), n, cols, false);
+  for (int t = 0; t < n; ++t) {
+    const double x = double(-float(t) * 0.005f), e = std::exp(x), want = e / (1 + 15 * e);
+    const double got = rows[std::size_t(t) * cols + 7];
+    if (x >= -87.3) CHECK(std::fabs(got - want) <= kExpRel * want);
+    else CHECK(std::fabs(got - want) <= 1.2e-38);
+  }
+  std::vector<float> nan_row(cols, 0.f);
+  nan_row[3] = std::numeric_limits<float>::quiet_NaN();
+  kernels::softmax_rows_simd(nan_row.data(), 1, cols, false);
+  for (float v : nan_row) CHECK(std::isnan(v));  // NaN in a row makes the row NaN
 }
 
 TEST_CASE("Tokenizer: whitespace-separated words, else one token per code point") {
