@@ -170,7 +170,8 @@ XSIMD_INLINE simd::fbatch exp_nonpositive(simd::fbatch x) {
   using simd::fbatch;
   using ibatch = xsimd::batch<int32_t, simd::arch>;
   const fbatch shifter(12582912.f);  // 1.5·2^23
-  x = xsimd::max(x, fbatch(-87.3365447f));
+  const fbatch lo(-87.3365447f);
+  x = xsimd::select(x < lo, lo, x);  // not max(): x86's max drops a NaN operand
   const fbatch t = x * fbatch(1.44269504088896341f) + shifter;
   const fbatch n = t - shifter;
   const fbatch r = (x - n * fbatch(0.693359375f)) - n * fbatch(-2.12194440e-4f);
