@@ -171,7 +171,13 @@ XSIMD_INLINE simd::fbatch exp_nonpositive(simd::fbatch x) {
   using ibatch = xsimd::batch<int32_t, simd::arch>;
   const fbatch shifter(12582912.f);  // 1.5·2^23
   const fbatch lo(-87.3365447f);
-  x = xsimd::select(x < lo, lo, x);  // not max(): x86's max drops a NaN operand
+  // max that keeps a NaN x (one instruction each): wasm's pmax(a, b) is a < b ? b : a, x86's max returns its second
+  // operand when either is NaN
+#if defined(__wasm_simd128__)
+  x = xsimd::max(x, lo);
+#else
+  x = xsimd::max(lo, x);
+#endif
   const fbatch t = x * fbatch(1.44269504088896341f) + shifter;
   const fbatch n = t - shifter;
   const fbatch r = (x - n * fbatch(0.693359375f)) - n * fbatch(-2.12194440e-4f);
