@@ -5,6 +5,7 @@
 #include <string>
 
 #include "posenc/error.hpp"
+#include "posenc/rope.hpp"
 #include "simd.hpp"
 
 namespace posenc {
@@ -13,37 +14,18 @@ namespace {
 const double kLogMaxFrequency = std::log(1e298);
 
 
-// One t2t row: sines into o[0 … h−1], cosines into o[h … 2h−1], a zero in o[d−1] for odd d.
-void t2t_row(double pos, const double* omega, std::size_t h, std::size_t d, float* o, bool use_simd) {
-  std::size_t i = 0;
-#if POSENC_SIMD
-  if (use_simd) {
-    using simd::dbatch;
-    const dbatch m(pos);
-    alignas(64) double sn[dbatch::size], cs[dbatch::size];
-    for (; i + dbatch::size <= h; i += dbatch::size) {
-      const auto r = xsimd::sincos(m * dbatch::load_unaligned(omega + i));
-      r.first.store_aligned(sn);
-      r.second.store_aligned(cs);
-      for (std::size_t l = 0; l < dbatch::size; ++l) {
-        o[i + l] = static_cast<float>(sn[l]);
-        o[h + i + l] = static_cast<float>(cs[l]);
-      }
-    }
-  }
-#else
-  (void)use_simd;
-#endif
-  for (; i < h; ++i) {
-    o[i] = static_cast<float>(std::sin(pos * omega[i]));
-    o[h + i] = static_cast<float>(std::cos(pos * omega[i]));
-  }
-  if (d % 2 == 1) o[d - 1] = 0.f;
-}
-
-void t2t_fill(const double* positions, std::size_t n, int d, const double* omega, float* out, bool use_simd) {
+// t2t rows (the scalar twin): sines into o[0 … h−1], cosines into o[h … 2h−1], a zero in o[d−1] for odd d.
+void t2t_fill(const double* positions, std::size_t n, int d, const double* omega, float* out) {
   const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
-  for (std::size_t p = 0; p < n; ++p) t2t_row(positions ? positions[p] : double(p), omega, h, D, out + p * D, use_simd);
+  for (std::size_t p = 0; p < n; ++p) {
+    const double pos = positions ? positions[p] : double(p);
+    float* o = out + p * D;
+    for (std::size_t i = 0; i < h; ++i) {
+      o[i] = static_cast<float>(std::sin(pos * omega[i]));
+      o[h + i] = static_cast<float>(std::cos(pos * omega[i]));
+    }
+    if (D % 2 == 1) o[D - 1] = 0.f;
+  }
 }
 
 // Index of the sine and cosine channel of frequency i in a layout with d (even) channels.
@@ -149,10 +131,25 @@ void multiplicative_pe(const float* x, const float* p, std::size_t n, float* out
 
 namespace kernels {
 void sinusoid_t2t_simd(const double* positions, std::size_t n, int d, const double* omega, float* out) {
-  t2t_fill(positions, n, d, omega, out, true);
+#if POSENC_SIMD
+  // The angle kernel shared with RoPE and the sinusoid (rope.hpp: angle addition along runs of consecutive
+  // positions from exact float64 seeds, each entry rounded once): sines at o[0 … h−1], cosines at o[h … 2h−1].
+  const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
+  std::vector<double> own;
+  if (positions == nullptr) {
+    own.resize(n);
+    for (std::size_t p = 0; p < n; ++p) own[p] = double(p);
+    positions = own.data();
+  }
+  if (h > 0) angle_tables_simd(omega, h, positions, n, 1.0, out + h, out, D);
+  if (D % 2 == 1)
+    for (std::size_t p = 0; p < n; ++p) out[p * D + D - 1] = 0.f;
+#else
+  t2t_fill(positions, n, d, omega, out);
+#endif
 }
 void sinusoid_t2t_scalar(const double* positions, std::size_t n, int d, const double* omega, float* out) {
-  t2t_fill(positions, n, d, omega, out, false);
+  t2t_fill(positions, n, d, omega, out);
 }
 
 void multiply_scalar(const float* x, const float* p, std::size_t n, float* out) {

@@ -47,6 +47,21 @@ TEST_CASE("t2t sinusoid: explicit positions, SIMD equals scalar twin") {
   }
 }
 
+TEST_CASE("t2t sinusoid: long runs of positions (angle addition) hold the table accuracy against float64") {
+  for (int d : {64, 63}) {
+    const int h = d / 2, n = 8192;
+    const auto pe = sinusoid_t2t(std::size_t(n), d);
+    double worst = 0;
+    for (int pos = 0; pos < n; ++pos)
+      for (int i = 0; i < h; ++i) {
+        const double w = std::pow(10000.0, -double(i) / (h - 1));
+        worst = std::max({worst, testutil::ulp_error(pe[std::size_t(pos) * d + i], std::sin(pos * w)),
+                          testutil::ulp_error(pe[std::size_t(pos) * d + h + i], std::cos(pos * w))});
+      }
+    CHECK(worst <= kTableUlps);
+  }
+}
+
 TEST_CASE("Recursive sinusoid p_{k+1} = R p_k equals the closed form") {
   for (auto layout : {SinusoidalLayout::interleaved, SinusoidalLayout::concatenated}) {
     const int d = 32, n = 4096;

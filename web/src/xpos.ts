@@ -51,7 +51,7 @@ export class XposApi extends Core {
    * default `'half_split'` as everywhere; torchscale's `rotate_every_two` is `layout: 'interleaved'`) with pair i scaled by ζ_i^(±c/scale_base),
    * ζ_i = (2i + γ·d)/((1+γ)·d), γ = 0.4, scale_base 512, c = pos + ⌊−(seq+offset)/2⌋ (torchscale's centring);
    * + for queries, − for keys (`downscale: true`), so q·k depends only on the offset and decays with distance.
-   * Accuracy: tables float64 ζ^e·cos rounded once (2 ulp); one float32 multiply-add per element.
+   * Accuracy: tables within 2 ulp of float64 ζ^e·cos; one float32 multiply-add per element.
    * Valid range: every scale ζ_i^(±c/scale_base) stays within [2^−64, 2^64], i.e. |c| ≤ 64·ln2·scale_base/ln(1/ζ_0):
    * seq + offset ≤ 36,260 with the defaults (proportional to scale_base; raise it for longer sequences); beyond that
    * a float32 scale would overflow, so it throws. The output is finite for finite |x| ≤ 2^64.

@@ -58,7 +58,9 @@ std::vector<float> sinusoid_recursive(std::size_t n_positions, int d, double bas
 void multiplicative_pe(const float* x, const float* p, std::size_t n, float* out);
 
 namespace kernels {
-/// t2t sinusoid rows (xsimd float64 sincos) and the scalar twin. No validation.
+/// t2t sinusoid rows and the scalar twin (std::sin/std::cos per entry); they agree within 1 ulp. No validation.
+/// The SIMD kernel is RoPE's angle kernel (rope.hpp, kernels::angle_tables_simd: float64 angle addition along runs
+/// of consecutive positions from exact seeds, else float64 sincos): every entry is the float64 value rounded once.
 void sinusoid_t2t_simd(const double* positions, std::size_t n, int d, const double* omega, float* out);
 void sinusoid_t2t_scalar(const double* positions, std::size_t n, int d, const double* omega, float* out);
 /// out[i] = x[i]·p[i].

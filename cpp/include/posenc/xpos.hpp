@@ -10,7 +10,8 @@
 // pos·θ_i with θ_i = rope_theta^(−2i/d) at positions offset … offset+seq−1, centred positions
 // c = pos + ⌊−(seq + offset)/2⌋ (torchscale's `min_pos = -(length + offset) // 2`).
 // Note: the seed text writes ζ_n = (1+γ)/(2n/d+γ), the reciprocal; posenc follows torchscale (ζ ≤ 1).
-// Accuracy: each table entry float64 ζ^e·cos(a) rounded once: within 2 ulp of float64 for |pos| ≤ 2^20.
+// Accuracy: within 2 ulp of float64 ζ^e·cos(a) for |pos| ≤ 2^20 (the scalar twin rounds that value once; the SIMD
+// kernel rounds cos(a) once by RoPE's angle kernel, then its product with the float64 scale).
 // Valid range (finite in, finite out): every scale ζ_i^(±c/scale_base) is kept within [2^-64, 2^64], i.e.
 // |c| ≤ 64·ln2·scale_base/ln(1/ζ_0), ζ_0 = γ/(1+γ) (xpos_max_centred; 18,130 for the defaults, so xpos_apply
 // takes seq + offset ≤ 36,260); beyond it the float32 scale would overflow to ∞ or vanish, so it is refused —
