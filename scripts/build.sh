@@ -3,6 +3,7 @@
 #   build/native       core + Catch2 tests (g++)
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
+#   build/wasm-threads posenc-threads.cjs/.wasm/.worker.js: SIMD128 + pthreads, the Node threads build
 #   dist/              what npm ships: the TypeScript API compiled by tsc (.js + .d.ts, no source maps: the .js is
 #                      readable), node.js (the Node entry), index.cjs + index.d.cts (require()), glue.mjs (the
 #                      Emscripten glue, the same for both builds),
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs Debian's acorn
 JOBS=$(nproc)
-for p in wasm-simd wasm-scalar native; do
+for p in wasm-simd wasm-scalar wasm-threads native; do
   [ -f "build/$p/CMakeCache.txt" ] || cmake --preset "$p" >/dev/null
   if ! cmake --build --preset "$p" -j "$JOBS" >"build/$p.log" 2>&1; then
     cat "build/$p.log" >&2; echo "[build] $p failed (log: build/$p.log)" >&2; exit 1
@@ -26,6 +27,9 @@ if ! cmp -s build/wasm-simd/posenc.mjs build/wasm-scalar/posenc.mjs; then
 fi
 cp build/wasm-simd/posenc.mjs dist/glue.mjs
 for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
+# the Node threads build (init({ threads: true })): CommonJS glue and its pthread worker script, as .cjs
+cp build/wasm-threads/posenc-threads.cjs build/wasm-threads/posenc-threads.wasm dist/
+cp build/wasm-threads/posenc-threads.worker.js dist/posenc-threads.worker.cjs
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs web/src/index.d.cts dist/
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts

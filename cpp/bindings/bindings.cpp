@@ -122,6 +122,7 @@ val build_info_js() {
   val o = val::object();
   o.set("arch", std::string(kernels::simd_arch_name()));
   o.set("lanes", static_cast<int>(kernels::simd_float_lanes()));
+  o.set("threads", static_cast<int>(kernels::thread_count()));
   return o;
 }
 

@@ -5,6 +5,7 @@
 
 #include "posenc/error.hpp"
 #include "generator.hpp"
+#include "parallel.hpp"
 #include "simd.hpp"
 
 namespace posenc {
@@ -270,9 +271,8 @@ void scores_simd(const float* q, const float* k, int seq, int d, bool causal, fl
   // Blocks of kTiles·kMR query rows: each key panel is loaded into L1 once for all the block's tiles (a quarter of
   // the panel traffic of one tile at a time), and the block's rows (kTiles·kMR·seq floats) stay in L2 for the
   // softmax. Query rows are packed channel-major per tile (see score_tile).
-  constexpr int kTiles = 4;
-  std::vector<float> qp(std::size_t(d) * kMR * kTiles);
-  auto block = [&](auto tile, int i, int mr, int ntiles) {
+  constexpr int kTiles = 4, kRows = kMR * kTiles;
+  auto block = [&](std::vector<float>& qp, auto tile, int i, int mr, int ntiles) {
     const int last = i + mr * ntiles;  // rows i … last−1
     for (int t = 0; t < ntiles; ++t)
       for (int c = 0; c < d; ++c)
@@ -291,10 +291,22 @@ void scores_simd(const float* q, const float* k, int seq, int d, bool causal, fl
       else if (causal) fill(row + r + 1, seq - r - 1, kNegInf);
     }
   };
-  int i = 0;
-  for (; i + kMR * kTiles <= seq; i += kMR * kTiles) block(score_tile<kMR>, i, kMR, kTiles);
-  for (; i + kMR <= seq; i += kMR) block(score_tile<kMR>, i, kMR, 1);
-  for (; i < seq; ++i) block(score_tile<1>, i, 1, 1);
+  // Full blocks of kRows rows, in parts (threads build, parallel.hpp). Causal rows cost in proportion to their
+  // index, so a part takes block j together with block nb−1−j: equal work per pair.
+  const int nb = seq / kRows;
+  const std::size_t units = causal ? std::size_t(nb + 1) / 2 : std::size_t(nb);
+  detail::parallel_for(units, 1, 16, [&](std::size_t b, std::size_t e) {
+    std::vector<float> qp(std::size_t(d) * kRows);
+    for (std::size_t u = b; u < e; ++u) {
+      block(qp, score_tile<kMR>, int(u) * kRows, kMR, kTiles);
+      const int mirror = nb - 1 - int(u);
+      if (causal && mirror != int(u)) block(qp, score_tile<kMR>, mirror * kRows, kMR, kTiles);
+    }
+  });
+  std::vector<float> qp(std::size_t(d) * kRows);
+  int i = nb * kRows;
+  for (; i + kMR <= seq; i += kMR) block(qp, score_tile<kMR>, i, kMR, 1);
+  for (; i < seq; ++i) block(qp, score_tile<1>, i, 1, 1);
 #else
   scores_scalar(q, k, seq, d, causal, scale, softmax, out);
 #endif

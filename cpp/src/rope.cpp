@@ -5,6 +5,7 @@
 #include <string>
 
 #include "posenc/error.hpp"
+#include "parallel.hpp"
 #include "simd.hpp"
 
 namespace posenc {
@@ -92,6 +93,7 @@ using simd::fbatch;
 constexpr std::size_t kW = dbatch::size, kF = 2 * kW;  // float64 lanes; frequencies per float32 store
 constexpr std::size_t kBlock = 32;                      // rows per angle-addition block (one exact seed each)
 constexpr double kNoCorrection = 4096;                  // |angle| up to which ε is not needed (see angle_rows)
+constexpr std::size_t kThreadEntries = std::size_t(1) << 19;  // threads build: tables of fewer entries stay serial
 
 // Where the float32 results go: split tables (cos and sin, row stride `stride`) or sinusoidal's interleaved rows
 // [sin_i, cos_i, …]. put(): kF entries from frequency i of row p; put1(): one entry.
@@ -234,7 +236,10 @@ void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::si
 void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        double scale, float* cos_out, float* sin_out, std::size_t stride) {
 #if POSENC_SIMD
-  angle_rows(inv_freq, nfreq, positions, n, scale, SplitStore{cos_out, sin_out, stride});
+  // parts of whole kBlock-row blocks, so the blocks (and the results) are those of one serial call
+  detail::parallel_for(n, kBlock, kThreadEntries / std::max<std::size_t>(nfreq, 1), [&](std::size_t b, std::size_t e) {
+    angle_rows(inv_freq, nfreq, positions + b, e - b, scale, SplitStore{cos_out + b * stride, sin_out + b * stride, stride});
+  });
 #else
   angle_tables_scalar(inv_freq, nfreq, positions, n, scale, cos_out, sin_out, stride);
 #endif
@@ -253,7 +258,9 @@ void sincos_pairs_scalar(const double* inv_freq, std::size_t nfreq, const double
 void sincos_pairs_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        float* out, std::size_t stride) {
 #if POSENC_SIMD
-  angle_rows(inv_freq, nfreq, positions, n, 1.0, PairStore{out, stride});
+  detail::parallel_for(n, kBlock, kThreadEntries / std::max<std::size_t>(nfreq, 1), [&](std::size_t b, std::size_t e) {
+    angle_rows(inv_freq, nfreq, positions + b, e - b, 1.0, PairStore{out + b * stride, stride});
+  });
 #else
   sincos_pairs_scalar(inv_freq, nfreq, positions, n, out, stride);
 #endif
@@ -356,6 +363,8 @@ std::size_t simd_float_lanes() {
   return 1;
 #endif
 }
+
+unsigned thread_count() { return detail::thread_count(); }
 
 const char* simd_arch_name() {
 #if POSENC_SIMD

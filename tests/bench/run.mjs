@@ -64,6 +64,9 @@ const FLOPS = { scores: 2048 * 2048 * 128, decay_ones: 65536 * 256 * 4, decay_ra
 const TOL = { rope_tables: 2e-7, rope_apply: 1e-5, scores: 1e-6, decay_ones: 6e-3, decay_random: 6e-3, sinusoidal: 2e-7, alibi: 0, t5: 0 };
 
 const api = apiWorkloads(pe), fresh = apiWorkloads(pe, { fresh: true });
+// Node's threads build (init({ threads: true })), the same calls with `out`: not part of the single-thread goals.
+const threaded = await init({ threads: true });
+const apiThreads = apiWorkloads(threaded);
 // Warm until V8 has tiered up: the first call runs the baseline (Liftoff) wasm code and optimised code replaces it only
 // for later calls (no on-stack replacement), so one warm call can leave several timed calls on the slow tier.
 // At least 5 calls and 200 ms (at most 30 calls); the first call also touches every output page once.
@@ -108,7 +111,7 @@ for (const name of names) {
     return e;
   };
   const rows = { 'plain-js': { ...timeJs(plain.run), error: 0 } };
-  for (const [impl, set] of [['api', api], ['api-fresh', fresh]]) {
+  for (const [impl, set] of [['api', api], ['api-fresh', fresh], ['api-threads', apiThreads]]) {
     const a = set.workloads[name]();
     a.run();
     const e = check(impl, idx.map((i) => a.at(i)));
@@ -141,7 +144,9 @@ for (const name of names) {
   const [bestPeer, bestMs] = peers[0];
   const goals = { x_best_peer: 1 };
   const got = { x_best_peer: round(bestMs / apiMs, 2), fresh_over_out: round(rows['api-fresh'].median_ms / apiMs, 2),
-    over_floor: round(apiMs / floorMs, 2), fresh_over_out_plus_first_touch: round(rows['api-fresh'].median_ms / (apiMs + rows['first-touch'].median_ms), 2) };
+    over_floor: round(apiMs / floorMs, 2), threads_speedup: round(apiMs / rows['api-threads'].median_ms, 2),
+    threads_x_best_peer: round(Math.min(bestMs, rows['numpy-blas-2-threads']?.median_ms ?? Infinity) / rows['api-threads'].median_ms, 2),
+    fresh_over_out_plus_first_touch: round(rows['api-fresh'].median_ms / (apiMs + rows['first-touch'].median_ms), 2) };
   goals.fresh_over_out = FRESH_GOAL;
   if (FLOOR_GOAL[name]) goals.over_floor = FLOOR_GOAL[name];
   if (X_NUMPY_GOAL[name] && rows.numpy) (goals.x_numpy = X_NUMPY_GOAL[name], got.x_numpy = round(rows.numpy.median_ms / apiMs, 2));
@@ -160,13 +165,15 @@ const ms = (x) => (x === undefined ? '—' : x < 10 ? x.toFixed(2) : x.toFixed(1
 console.log(`\nmachine (same run): copy ${copyGBs.toFixed(1)} GB/s (wasm, read+write), f32x4 multiply-add ${peakGflops.toFixed(1)} GFLOP/s (wasm)`
   + `; API with ${api.zeroCopy ? 'wasm buffers and warm out' : 'typed arrays'}; fresh = plain arrays in, new results out; medians in ms`);
 console.log(pad('workload', 13) + pad('API', 8) + pad('fresh', 8) + pad('kernel', 8) + pad('floor', 8) + pad('native', 8)
-  + pad('plain JS', 9) + pad('numpy', 8) + pad('np 2thr', 8) + pad('×best peer', 20) + pad('÷floor', 8) + pad('fresh÷API (÷API+touch)', 24) + 'goals met');
+  + pad('plain JS', 9) + pad('numpy', 8) + pad('np 2thr', 8) + pad('×best peer', 20) + pad('÷floor', 8) + pad('fresh÷API (÷API+touch)', 24)
+  + pad(`threads (${threaded.buildInfo().threads})`, 20) + 'goals met');
 for (const { name, rows, line } of summary) {
   const g = line.goals_met;
   console.log(pad(name, 13) + pad(ms(rows.api.median_ms), 8) + pad(ms(rows['api-fresh'].median_ms), 8) + pad(ms(rows['wasm-simd'].median_ms), 8)
     + pad(ms(line.floor_ms), 8) + pad(ms(rows.native.median_ms), 8) + pad(ms(rows['plain-js'].median_ms), 9)
     + pad(ms(rows.numpy?.median_ms), 8) + pad(ms(rows['numpy-blas-2-threads']?.median_ms), 8)
     + pad(`${line.x_best_peer}× ${line.best_peer.name}`, 20) + pad(line.over_floor, 8) + pad(`${line.fresh_over_out} (${line.fresh_over_out_plus_first_touch})`, 24)
+    + pad(`${ms(rows['api-threads'].median_ms)} (${line.threads_speedup}×)`, 20)
     + (line.all_met ? 'all' : Object.entries(g).filter(([, v]) => !v).map(([k]) => `NOT ${k}`).join(', ')));
 }
 console.log('errors (largest |Δ|/max(1,|x|) against plain JS at 64 indices): '

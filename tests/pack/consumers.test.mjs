@@ -61,6 +61,7 @@ test('the tarball holds the package (dist/, LICENSE, README): no duplicate files
   const paths = project.packed.files.map((f) => f.path);
   for (const p of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/index.d.cts',
     'dist/node.js', 'dist/index.cjs', 'dist/glue.mjs', 'dist/posenc-simd.wasm', 'dist/posenc-scalar.wasm',
+    'dist/posenc-threads.cjs', 'dist/posenc-threads.wasm', 'dist/posenc-threads.worker.cjs',
     'dist/figures.js', 'dist/figures.d.ts', 'dist/figures.cjs', 'dist/figures.d.cts', 'dist/figures-worker.js']) {
     assert.ok(paths.includes(p), `${p} missing from the tarball`);
   }
@@ -85,7 +86,7 @@ test('the tarball holds the package (dist/, LICENSE, README): no duplicate files
   assert.match(readFileSync(join(pkg, 'LICENSE'), 'utf8'), /^MIT License/);
 });
 
-test('Node ESM: RoPE tables (SIMD and scalar builds), PosencErrors for bad bytes, posenc/figures importable', () => {
+test('Node ESM: RoPE tables (SIMD, scalar and threads builds), PosencErrors for bad bytes, posenc/figures importable', () => {
   const r = run('node', ['esm.mjs'], dir);
   assert.equal(r.status, 0, r.output);
   const out = JSON.parse(r.stdout);
@@ -93,6 +94,8 @@ test('Node ESM: RoPE tables (SIMD and scalar builds), PosencErrors for bad bytes
   assert.equal(out.simd, true);
   assertTables(out, 'node simd');
   assert.deepEqual(out.scalarCos, out.cos);
+  assert.ok(out.threads >= 1 && out.threads <= 4, `threads ${out.threads}`);
+  assert.equal(out.threadsSameTables, true, 'init({ threads: true }) gives the floats of the default build');
   assert.match(out.html, /^PosencError: wasmBinary: is not a WebAssembly file \(\d+ bytes, starting "<!doctype html>/);
   assert.match(out.otherModule, /^PosencError: wasmBinary: is a WebAssembly module but not the one this version of posenc expects/);
   assert.equal(out.stillUsable, 12);

@@ -1,4 +1,4 @@
-// The one Node module the Node entry (node.ts) uses, declared here so that no @types/node is needed.
+// The Node modules the Node entry (node.ts) uses, declared here so that no @types/node is needed.
 declare module 'node:fs/promises' {
   export function readFile(path: URL): Promise<Uint8Array>;
   export function open(path: string, flags: 'r'): Promise<{
@@ -6,4 +6,10 @@ declare module 'node:fs/promises' {
     stat(): Promise<{ size: number }>;
     close(): Promise<void>;
   }>;
+}
+declare module 'node:module' {
+  export function createRequire(url: string): (id: string) => unknown;
+}
+declare module 'node:url' {
+  export function fileURLToPath(url: URL): string;
 }

@@ -22,7 +22,11 @@ export async function instantiate(module: WebAssembly.Module, simd: boolean, sou
       return {};
     },
   })]);
-  const pe = new Posenc(raw, simd);
+  return withGpu(new Posenc(raw, simd), gpu);
+}
+
+/** @internal `pe` with its `gpu` (WebGPU or the wasm fallback, as `gpu` asks). */
+export async function withGpu(pe: Posenc, gpu: GpuInitOptions): Promise<Posenc> {
   Object.defineProperty(pe, 'gpu', { value: await createGpu(pe, gpu), enumerable: true });
   return pe;
 }

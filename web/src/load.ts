@@ -3,6 +3,7 @@
 import type { Posenc } from './posenc.js';
 import type { GpuMode, WebGpuEntry } from './gpu/index.js';
 import { instantiate } from './instance.js';
+import { PosencError } from './validate.js';
 import { compiledModule, fetchWasm } from './wasm.js';
 import type { WasmModule, WasmOptions, WasmReader } from './wasm.js';
 
@@ -18,10 +19,21 @@ export interface InitOptions extends WasmOptions {
   gpu?: GpuMode;
   /** The WebGPU entry point: default `navigator.gpu`; in Node e.g. `create([])` of the npm package `webgpu`. */
   webgpu?: WebGpuEntry | null;
+  /**
+   * Node only: the threads build (wasm SIMD128 with a pool of min(4, CPUs) worker_threads started with the module).
+   * Large calls of the table builders (RoPE, scaled RoPE, M-RoPE, sinusoids, xPos) and of attention scores are then
+   * split over the threads, with results identical to the default single-threaded build; everything else runs as
+   * there. Default false. Elsewhere (browsers) init rejects `threads: true`.
+   */
+  threads?: boolean;
 }
 
 /** @internal The loading steps shared by the browser and Node entries. */
 export async function load(options: InitOptions, read: WasmReader): Promise<Posenc> {
+  if (options.threads) {
+    throw new PosencError('threads: the threads build runs in Node only (a page would need cross-origin isolation, ' +
+      'COOP/COEP headers, which blog hosts do not send); use init() here');
+  }
   const { module, simd, source } = await compiledModule(options, read);
   return instantiate(module, simd, source, { gpu: options.gpu, webgpu: options.webgpu });
 }

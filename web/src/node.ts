@@ -1,13 +1,17 @@
 // The package's Node entry (export condition "node", also used by Deno and Bun): the same API as the browser entry,
 // with init() reading the .wasm from the installed package with node:fs instead of fetching it.
 import { open, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { setGgufPathOpener } from './gguf_source.js';
 import { PosencError } from './validate.js';
 import { load } from './load.js';
 import { compiledModule } from './wasm.js';
 import type { InitOptions } from './load.js';
 import type { WasmModule, WasmOptions } from './wasm.js';
-import type { Posenc } from './posenc.js';
+import { Posenc } from './posenc.js';
+import { withGpu } from './instance.js';
+import type { RawModule } from './raw.js';
 
 export * from './index.js';
 
@@ -37,9 +41,23 @@ async function readWasm(url: string): Promise<Uint8Array> {
   }
 }
 
-/** Loads the WebAssembly module and returns the API; see the browser entry's {@link init} for the options. */
+/**
+ * Loads the WebAssembly module and returns the API; see the browser entry's {@link init} for the options.
+ * `threads: true` loads the threads build instead (InitOptions.threads; its files are read from the package).
+ */
 export async function init(options: InitOptions = {}): Promise<Posenc> {
-  return load(options, readWasm);
+  if (!options.threads) return load(options, readWasm);
+  const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
+  if (other) throw new PosencError(`threads: cannot be combined with ${other} (the threads build is a file of its own)`);
+  // Emscripten's pthreads in Node need CommonJS glue; its worker script is shipped as .cjs (the package is "type": "module").
+  const create = createRequire(import.meta.url)('./posenc-threads.cjs') as (m: object) => Promise<RawModule>;
+  const wasmBinary = await readWasm(new URL('./posenc-threads.wasm', import.meta.url).href);
+  const worker = fileURLToPath(new URL('./posenc-threads.worker.cjs', import.meta.url));
+  const raw = await create({ wasmBinary, locateFile: (f: string) => (f.endsWith('.worker.js') ? worker : f) });
+  // The pool's workers must not keep the process alive (Emscripten 3.1 leaves them referenced): unref each, once.
+  const pool = (raw as unknown as { PThread: { unusedWorkers: { unref(): void }[]; runningWorkers: { unref(): void }[] } }).PThread;
+  for (const w of [...pool.unusedWorkers, ...pool.runningWorkers]) w.unref();
+  return withGpu(new Posenc(raw, true), { gpu: options.gpu, webgpu: options.webgpu });
 }
 
 /** The compiled module that init() uses, read and compiled once; see the browser entry's {@link wasmModule}. */

@@ -121,7 +121,7 @@ export interface RawModule {
   ropeDecayBound(invFreq: Address, nInv: number, count: number, out: Address): Raw<undefined>;
   envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
-  buildInfo(): { arch: string; lanes: number };
+  buildInfo(): { arch: string; lanes: number; threads: number };
   memoryBytes(): number;
 }
 

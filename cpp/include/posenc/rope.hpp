@@ -92,5 +92,8 @@ void rope_apply_scalar(const float* x, float* out, const RopeShape& s, RopeLayou
 std::size_t simd_float_lanes();
 /// Name of the SIMD architecture compiled in ("wasm", "avx2", "sse2", … or "scalar").
 const char* simd_arch_name();
+/// Threads the table and score kernels split large calls over: 1, except in the threads build (POSENC_THREADS:
+/// min(hardware threads, 4)); results are identical either way.
+unsigned thread_count();
 }  // namespace kernels
 }  // namespace posenc
