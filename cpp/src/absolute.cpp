@@ -135,6 +135,7 @@ void sinusoid_t2t_simd(const double* positions, std::size_t n, int d, const doub
   // The angle kernel shared with RoPE and the sinusoid (rope.hpp: angle addition along runs of consecutive
   // positions from exact float64 seeds, each entry rounded once): sines at o[0 … h−1], cosines at o[h … 2h−1].
   const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
+  if (n == 0) return;  // out may be null then
   std::vector<double> own;
   if (positions == nullptr) {
     own.resize(n);

@@ -46,6 +46,7 @@ void mrope_tables(const std::vector<double>& inv_freq, const std::array<int, 3>&
   detail::require_positions("positions_h", pos_h, n);
   detail::require_positions("positions_w", pos_w, n);
   const double* streams[3] = {pos_t, pos_h, pos_w};
+  if (n == 0) return;  // the tables may be null then
   // Runs of consecutive frequencies on the same stream (one run per section when contiguous).
   for (std::size_t a = 0; a < half;) {
     std::size_t b = a + 1;
@@ -73,6 +74,7 @@ void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, cons
     phi_h[k] = std::pow(rope_theta, -2.0 * double(2 * k) / double(rotary_dim));
     phi_w[k] = std::pow(rope_theta, -2.0 * double(2 * k + w_shift) / double(rotary_dim));
   }
+  if (n == 0) return;  // the tables may be null then
   kernels::angle_tables_simd(phi_h.data(), q, pos_h, n, 1.0, cos_out, sin_out, half);
   kernels::angle_tables_simd(phi_w.data(), q, pos_w, n, 1.0, cos_out + q, sin_out + q, half);
 }

@@ -35,6 +35,7 @@ void store_row(const double* sn, const double* cs, std::size_t D, SinusoidalLayo
 
 void fill(const double* positions, std::size_t n, int d, double base, SinusoidalLayout layout, float* out,
           bool use_simd) {
+  if (n == 0) return;  // out may be null then
   const std::size_t D = static_cast<std::size_t>(d);
   const std::size_t ns = (D + 1) / 2, nc = D / 2;  // frequencies (sine channels), cosine channels
   std::vector<double> omega(ns), sn(ns), cs(ns);
