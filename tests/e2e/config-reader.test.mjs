@@ -220,6 +220,19 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   for (let a = 0; a < 3; a++) for (let j = 0; j < L; j++) assert.equal(at(a, j), want.position_ids[a * L + j], `axis ${a} token ${j}`);
   for (let k = 0; k < 24; k++) assert.deepEqual([at(0, 5 + k), at(1, 5 + k), at(2, 5 + k)], [5, 5 + Math.floor(k / 6), 5 + (k % 6)], `image token ${k}`);
   assert.equal(await readout('config-mrope', 'deltas'), want.rope_deltas);
+  // the try (a 28×40-patch image): 14 rows and 20 columns of ids, so ] resumes at 5 + 20 and rope_deltas = −260 — said
+  // by readouts too, as a phone's cells are too narrow to print 280 ids (mropePositionIds computes the same)
+  await page.$eval('#config-mrope', (el) => el.setAttribute('image', '28x40'));
+  assert.equal(await ready('config-mrope'), 'ok');
+  const big = pe.mropePositionIds({ config: text, input_ids: [1000, 1001, 1002, 1003, 151652, ...Array(280).fill(151655), 151653, 1286, 1287, 1288], image_grid_thw: [[1, 28, 40]] });
+  const idsAt = (j) => [0, 1, 2].map((a) => big.position_ids[a * 289 + j]).join(', ');
+  assert.equal(big.rope_deltas, -260);
+  assert.equal(await readout('config-mrope', 'deltas'), -260);
+  assert.deepEqual([idsAt(284), idsAt(285)], ['5, 18, 24', '25, 25, 25']);
+  assert.match(await readoutText('config-mrope', 'last'), new RegExp(idsAt(284)));
+  assert.match(await readoutText('config-mrope', 'after'), new RegExp(idsAt(285)));
+  await page.$eval('#config-mrope', (el) => el.setAttribute('image', '8x12'));
+  assert.equal(await ready('config-mrope'), 'ok');
   // the ids are printed in their cells: on the line of each row label (t, h, w), left to right, the numbers drawn read
   // get_rope_index's ids
   const boxes = await page.$eval('#config-mrope', (el) => el.shadowRoot.querySelector('[data-panel="ids"]').textBoxes()

@@ -88,7 +88,7 @@ export class PeHeatmap extends Base {
     // cell·sin 60° ≥ 11 px apart, a line of text); else numeric ticks.
     let g = this._geometryWith(!!this.rowLabels && this.rows <= 64, !!this.colLabels && this.cols <= 64);
     if (g.colText && g.cell < 13) g = this._geometryWith(g.rowText, false);
-    return g.rowText && g.cell < 12 ? this._geometryWith(false, g.colText) : g;
+    return g.rowText && g.ch < 12 ? this._geometryWith(false, g.colText) : g;
   }
 
   _geometryWith(rowText, colText) {
@@ -112,6 +112,8 @@ export class PeHeatmap extends Base {
     let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
     if (rowText || colText) cw = ch = Math.min(cw, ch);
     cw = Math.min(cw, 3 * ch); ch = Math.min(ch, 3 * cw);
+    // a few rows named in words keep a line of text each, however narrow the columns (M-RoPE's t, h, w over 289 tokens)
+    if (rowText && !colText && this.rows <= 8) ch = Math.max(ch, 12);
     return { labelW, labelH, tickH, padR, rowText, colText, cw, ch, cell: Math.min(cw, ch),
       w: Math.ceil(labelW + cw * this.cols + padR), h: Math.ceil(labelH + ch * this.rows + tickH) };
   }
