@@ -178,15 +178,16 @@ export class PeLines extends Base {
       } else if (s.kind === 'points') {
         for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i]) && !(logy && s.y[i] <= 0)) {
           const x = px(xs[i]), y = py(s.y[i]); g.beginPath(); g.arc(x, y, 2.5, 0, 7); g.fill();
-          paths.push([[x - 2.5, y - 2.5], [x + 2.5, y + 2.5]], [[x - 2.5, y + 2.5], [x + 2.5, y - 2.5]]);
+          solids.push({ x: x - 3, y: y - 3, w: 6, h: 6 });   // the whole dot: a label must not touch it
         }
       } else line(s.y);
       g.setLineDash([]);
     });
     g.restore();
-    // Labels last, each where it crosses no curve and no label already placed, on a background halo.
+    // Labels last, each 4 px clear of every curve and dot (2 px above and below) and of the labels already placed, on a
+    // background halo.
     const clear = (x, y, bw, bh) => x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
-      && !paths.some((run) => hitsPath(run, x - 2, y - 1, bw + 4, bh + 2)) && !solids.some((s) => overlaps(s, { x: x - 2, y: y - 1, w: bw + 4, h: bh + 2 })) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
+      && !paths.some((run) => hitsPath(run, x - 4, y - 2, bw + 8, bh + 4)) && !solids.some((s) => overlaps(s, { x: x - 4, y: y - 2, w: bw + 8, h: bh + 4 })) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
     // Near its line first; else the clear spot of the frame nearest to that; else (nothing clear) by its line.
     // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
     // the space nearest the middle); else (nothing clear) by its line.
