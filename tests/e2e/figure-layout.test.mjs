@@ -41,7 +41,7 @@ function collisions(name) {
       }
       for (const t of b.textBoxes()) {
         if (b.curvePaths().some((run) => hitsPath(run, t))) out.push(`${id}: "${t.text}" crosses a curve`);
-        if (b.solidBoxes().some((s) => hit(s, t))) out.push(`${id}: "${t.text}" lies on a bar`);
+        if (b.solidBoxes().some((s) => hit(s, t))) out.push(`${id}: "${t.text}" lies on a bar or a dot`);
       }
     }
     texts.push(...own);
