@@ -111,7 +111,8 @@ for (const name of names) {
     return e;
   };
   const rows = { 'plain-js': { ...timeJs(plain.run), error: 0 } };
-  for (const [impl, set] of [['api', api], ['api-fresh', fresh], ['api-threads', apiThreads]]) {
+  // threads before fresh: the fresh path's garbage keeps V8's concurrent GC busy on the other core for a while
+  for (const [impl, set] of [['api', api], ['api-threads', apiThreads], ['api-fresh', fresh]]) {
     const a = set.workloads[name]();
     a.run();
     const e = check(impl, idx.map((i) => a.at(i)));
