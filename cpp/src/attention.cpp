@@ -165,7 +165,7 @@ void fill(float* r, int n, float v) {
 // where the scalar twin's std::exp goes subnormal) gives 2^-126·e^r instead: an absolute difference < 1.2e-38.
 // n = round(x·log2 e) by the 1.5·2^23 shifter: t = x·log2 e + 1.5·2^23 holds n in its low mantissa bits, so both n
 // and 2^n come from t with plain float and integer adds (no float→int conversion, which wasm SIMD lowers to a
-// saturating sequence). About a third of the vector instructions of xsimd::exp, which also handles overflow, NaN
+// saturating sequence). Fewer vector instructions than xsimd::exp, which also handles overflow, NaN
 // and subnormal results. NaN stays NaN.
 XSIMD_INLINE simd::fbatch exp_nonpositive(simd::fbatch x) {
   using simd::fbatch;
