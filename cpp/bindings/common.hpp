@@ -75,10 +75,8 @@ val write_to(std::uintptr_t address, const std::vector<T>& v) {
 
 /// Positions at `address` (n entries), or 0 … n−1 when the address is 0 (materialised into `range`).
 inline const double* positions_at(std::uintptr_t address, int n, std::vector<double>& range) {
-  if (address != 0) return at<const double>(address);
-  range.resize(static_cast<std::size_t>(std::max(n, 0)));
-  for (std::size_t i = 0; i < range.size(); ++i) range[i] = static_cast<double>(i);
-  return range.data();
+  return detail::positions_or_range(address != 0 ? at<const double>(address) : nullptr,
+                                    static_cast<std::size_t>(std::max(n, 0)), range);
 }
 
 /// Rows of `half` floats at t (n rows) spread in place to rows of 2·half, each row twice

@@ -137,11 +137,7 @@ void sinusoid_t2t_simd(const double* positions, std::size_t n, int d, const doub
   const std::size_t D = static_cast<std::size_t>(d), h = D / 2;
   if (n == 0) return;  // out may be null then
   std::vector<double> own;
-  if (positions == nullptr) {
-    own.resize(n);
-    for (std::size_t p = 0; p < n; ++p) own[p] = double(p);
-    positions = own.data();
-  }
+  positions = detail::positions_or_range(positions, n, own);
   if (h > 0) angle_tables_simd(omega, h, positions, n, 1.0, out + h, out, D);
   if (D % 2 == 1)
     for (std::size_t p = 0; p < n; ++p) out[p * D + D - 1] = 0.f;

@@ -105,10 +105,10 @@ void attention_scores(const float* q, const float* k, int seq, int head_dim, con
   if (o.rope) {
     const RopeShape shape{seq, 1, head_dim, o.rotary_dim};
     const auto inv = rope_inv_freq(o.rotary_dim == 0 ? head_dim : o.rotary_dim, o.rope_theta);
-    std::vector<double> pos(static_cast<std::size_t>(seq));
-    for (int i = 0; i < seq; ++i) pos[static_cast<std::size_t>(i)] = i;
-    std::vector<float> c(pos.size() * inv.size()), s(c.size());  // one pair of tables for q and k
-    rope_tables(inv, pos.data(), pos.size(), c.data(), s.data());
+    std::vector<double> pos;
+    const std::size_t ns = static_cast<std::size_t>(seq);
+    std::vector<float> c(ns * inv.size()), s(c.size());  // one pair of tables for q and k
+    rope_tables(inv, detail::positions_or_range(nullptr, ns, pos), ns, c.data(), s.data());
     rq.resize(n);
     rk.resize(n);
     rope_apply(q, rq.data(), shape, o.layout, c.data(), s.data());

@@ -53,4 +53,11 @@ void require_positions(const char* param, const double* p, std::size_t n) {
     if (!std::isfinite(p[k]) || std::fabs(p[k]) > kMaxAbsPosition)
       fail(param, "every position must be finite with |position| <= 2147483647 (index " + std::to_string(k) + ")");
 }
+
+const double* positions_or_range(const double* positions, std::size_t n, std::vector<double>& own) {
+  if (positions != nullptr) return positions;
+  own.resize(n);
+  for (std::size_t i = 0; i < n; ++i) own[i] = double(i);
+  return own.data();
+}
 }  // namespace posenc::detail

@@ -64,11 +64,7 @@ void rope_apply_positions(const float* x, float* out, const RopeShape& shape, Ro
   const int rot = effective_rotary_dim(shape);
   const auto inv = rope_inv_freq(rot, rope_theta);
   std::vector<double> pos;
-  if (positions == nullptr) {
-    pos.resize(static_cast<std::size_t>(shape.seq));
-    for (int i = 0; i < shape.seq; ++i) pos[static_cast<std::size_t>(i)] = i;
-    positions = pos.data();
-  }
+  positions = detail::positions_or_range(positions, static_cast<std::size_t>(shape.seq), pos);
   std::vector<float> c(static_cast<std::size_t>(shape.seq) * inv.size()), s(c.size());
   rope_tables(inv, positions, static_cast<std::size_t>(shape.seq), c.data(), s.data());
   rope_apply(x, out, shape, layout, c.data(), s.data());

@@ -45,11 +45,7 @@ void fill(const double* positions, std::size_t n, int d, double base, Sinusoidal
     // The angle kernel shared with RoPE (angle addition along runs of consecutive positions, float64 seeds; see
     // rope.hpp): nc (sin, cos) pairs in the layout's order, and an odd d's last sine column on its own.
     std::vector<double> own;
-    if (positions == nullptr) {
-      own.resize(n);
-      for (std::size_t p = 0; p < n; ++p) own[p] = double(p);
-      positions = own.data();
-    }
+    positions = detail::positions_or_range(positions, n, own);
     const bool inter = layout == SinusoidalLayout::interleaved;
     if (inter) kernels::sincos_pairs_simd(omega.data(), nc, positions, n, out, D);
     else kernels::angle_tables_simd(omega.data(), nc, positions, n, 1.0, out + ns, out, D);

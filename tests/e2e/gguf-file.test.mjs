@@ -3,34 +3,22 @@
 // The header and the rope tensor must cost < 4 MB of the file (asserted); the time is printed, not asserted.
 import assert from 'node:assert/strict';
 import { mkdtempSync, openSync, closeSync, ftruncateSync, writeSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from './browser.mjs';
+import { serveStatic } from './figures-server.mjs';
 import { T, ggufFile, f32Bytes } from '../js/gguf-writer.mjs';
 
 const root = new URL('../../dist/', import.meta.url);
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
 const SIZE = 10 * 2 ** 30;
 let server, base, dir, path, header;
 
 before(async () => {
-  server = createServer(async (req, res) => {
-    const p = new URL(req.url, 'http://x').pathname;
-    if (p === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>gguf</title><input type="file" id="f">');
-    try {
-      if (!p.startsWith('/dist/') || p.includes('..')) throw new Error('not found');
-      const body = await readFile(new URL(p.slice('/dist/'.length), root));
-      res.writeHead(200, { 'content-type': TYPES[p.slice(p.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  ({ server, origin: base } = await serveStatic({ mounts: { '/dist/': fileURLToPath(root) },
+    pages: { '/': '<!doctype html><title>gguf</title><input type="file" id="f">' } }));
   // Llama 3.1 8B's RoPE keys, a tokenizer the size of Llama 3's (tokens, scores, types: ~3 MB), rope_freqs and a
   // 10 GB "weights" tensor whose bytes are never written (sparse)
   const n = 128256;

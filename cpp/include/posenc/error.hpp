@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace posenc {
 
@@ -34,5 +35,7 @@ void require_size(const char* param, std::size_t got, std::size_t expected);
 void require_output_cap(const char* what, long long elements);
 /// Every p[k] finite with |p[k]| <= kMaxAbsPosition (p may be nullptr: nothing to check).
 void require_positions(const char* param, const double* p, std::size_t n);
+/// `positions`, or (null: every table builder's default) 0 … n−1 written into `own`.
+const double* positions_or_range(const double* positions, std::size_t n, std::vector<double>& own);
 }  // namespace detail
 }  // namespace posenc

@@ -56,6 +56,7 @@ export default {
     // column labels the same in every language (the caption says what they mean)
     const short = { text: '·', image: '▦', '<vision_start>': '[', '<vision_end>': ']' };
     const img = r.tokens.indexOf('image'), last = r.tokens.lastIndexOf('image'), after = last + 1;   // <vision_end>, where the text resumes
+    const thw = (j) => AXES.map((_, a) => r.ids[a * r.L + j]).join(', ');   // token j's ids
     return {
       // every id printed in its cell where it fits (the point is the numbers: one t for the image, rows, columns)
       ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]), showValues: true,
@@ -69,12 +70,12 @@ export default {
         { id: 'deltas', label: L('rope_deltas', 'rope_deltas'), value: r.rope_deltas,
           note: L('max position + 1 − sequence length: what generation adds to later positions', '最大位置 + 1 − 序列长度：生成时加到后续位置上的量') },
         { id: 'image', label: L('first image token (t, h, w)', '第一个图片词元（t、h、w）'), value: r.ids[img],
-          text: AXES.map((_, a) => r.ids[a * r.L + img]).join(', ') },
+          text: thw(img) },
         // the try's numbers in words too: on a phone the cells of a 280-token image are too narrow to print them
         { id: 'last', label: L('last image token (t, h, w)', '最后一个图片词元（t、h、w）'), value: r.ids[last],
-          text: AXES.map((_, a) => r.ids[a * r.L + last]).join(', ') },
+          text: thw(last) },
         { id: 'after', label: L('the token after the image, ] (t, h, w)', '图片之后的词元 ]（t、h、w）'), value: r.ids[after],
-          text: AXES.map((_, a) => r.ids[a * r.L + after]).join(', ') },
+          text: thw(after) },
       ],
     };
   },
