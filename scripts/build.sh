@@ -3,11 +3,11 @@
 #   build/native       core + Catch2 tests (g++)
 #   build/wasm-simd    posenc.mjs/.wasm with SIMD128 + Catch2 tests for node
 #   build/wasm-scalar  the same without SIMD
-#   build/wasm-threads posenc-threads.cjs/.wasm/.worker.js: SIMD128 + pthreads, the Node threads build
+#   build/wasm-threads posenc-threads.js/.wasm/.worker.js: SIMD128 + pthreads, the threads build (Node, isolated pages)
 #   dist/              what npm ships: the TypeScript API compiled by tsc (.js + .d.ts, no source maps: the .js is
 #                      readable), node.js (the Node entry), index.cjs + index.d.cts (require()), glue.mjs (the
 #                      Emscripten glue, the same for both builds),
-#                      posenc-simd.wasm, posenc-scalar.wasm, figures.js + figures-worker.js + figures.d.ts (posenc/figures),
+#                      posenc-simd.wasm, posenc-scalar.wasm, threads/ (the threads build), figures.js + figures-worker.js + figures.d.ts (posenc/figures),
 #                      hexo/, hugo/, jekyll/ (the README's blog-engine recipes, from web/recipes)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
@@ -27,9 +27,11 @@ if ! cmp -s build/wasm-simd/posenc.mjs build/wasm-scalar/posenc.mjs; then
 fi
 cp build/wasm-simd/posenc.mjs dist/glue.mjs
 for v in simd scalar; do cp "build/wasm-$v/posenc.wasm" "dist/posenc-$v.wasm"; done
-# the Node threads build (init({ threads: true })): CommonJS glue and its pthread worker script, as .cjs
-cp build/wasm-threads/posenc-threads.cjs build/wasm-threads/posenc-threads.wasm dist/
-cp build/wasm-threads/posenc-threads.worker.js dist/posenc-threads.worker.cjs
+# the threads build (init({ threads: true })) in dist/threads/: classic-script glue, its pthread worker script and
+# .wasm; .js for browsers (JavaScript MIME type), CommonJS for Node by the folder's package.json
+mkdir dist/threads
+cp build/wasm-threads/posenc-threads.{js,wasm,worker.js} dist/threads/
+echo '{ "type": "commonjs" }' >dist/threads/package.json
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs web/src/index.d.cts dist/
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts

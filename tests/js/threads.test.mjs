@@ -54,7 +54,7 @@ test('attention scores split over threads equal the single-threaded ones bit for
 
 test('threads: a clear error where it does not apply; the default build stays usable', async () => {
   await assert.rejects(init({ threads: true, simd: false }), (e) => e instanceof PosencError && /^threads: cannot be combined with simd/.test(e.message));
-  await assert.rejects(initBrowser({ threads: true }), (e) => e instanceof PosencError && /^threads: .*Node only/.test(e.message));
+  await assert.rejects(initBrowser({ threads: true }), (e) => e instanceof PosencError && /^threads: this page is not cross-origin isolated .*Cross-Origin-Opener-Policy/.test(e.message));
   assert.equal(many.ropeTables({ rotary_dim: 8, positions: 3 }).cos.length, 12);
 });
 

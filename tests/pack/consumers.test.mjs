@@ -61,7 +61,7 @@ test('the tarball holds the package (dist/, LICENSE, README): no duplicate files
   const paths = project.packed.files.map((f) => f.path);
   for (const p of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/index.d.cts',
     'dist/node.js', 'dist/index.cjs', 'dist/glue.mjs', 'dist/posenc-simd.wasm', 'dist/posenc-scalar.wasm',
-    'dist/posenc-threads.cjs', 'dist/posenc-threads.wasm', 'dist/posenc-threads.worker.cjs',
+    'dist/threads/posenc-threads.js', 'dist/threads/posenc-threads.wasm', 'dist/threads/posenc-threads.worker.js', 'dist/threads/package.json',
     'dist/figures.js', 'dist/figures.d.ts', 'dist/figures.cjs', 'dist/figures.d.cts', 'dist/figures-worker.js']) {
     assert.ok(paths.includes(p), `${p} missing from the tarball`);
   }

@@ -18,7 +18,7 @@ export class Core {
   /**
    * Which build runs: `simd` is true for the wasm SIMD128 build; `arch` is xsimd's architecture name
    * (`'wasm'` or `'scalar'`), `lanes` the float32 lanes per vector (4 or 1); `threads` the threads that large
-   * table and attention-score calls are split over (1, except with Node's `init({ threads: true })`).
+   * table and attention-score calls are split over (1, except with `init({ threads: true })`).
    */
   buildInfo(): { simd: boolean; arch: string; lanes: number; threads: number } {
     return { simd: this.simd, ...this.raw.buildInfo() };

@@ -12,17 +12,26 @@ import type { GpuInitOptions } from './gpu/index.js';
  */
 export async function instantiate(module: WebAssembly.Module, simd: boolean, source: string, gpu: GpuInitOptions): Promise<Posenc> {
   const createPosencModule = (await import('./glue.mjs')).default;
+  return withGpu(new Posenc(await run(createPosencModule, module, source), simd), gpu);
+}
+
+/**
+ * @internal Runs an Emscripten factory (`create`) on the compiled `module`; `extra`: more of the factory's options.
+ * A module that does not match the glue rejects (Emscripten's own promise would never settle).
+ */
+export async function run<R>(create: (m: object) => Promise<R>, module: WebAssembly.Module, source: string, extra: object = {}): Promise<R> {
   let failed: (e: unknown) => void = () => {};
   const failure = new Promise<never>((_, reject) => { failed = reject; });
-  const raw = await Promise.race([failure, createPosencModule({
-    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
-      WebAssembly.instantiate(module, imports).then(receive).catch((e: Error) => failed(new PosencError(
+  return Promise.race([failure, create({
+    ...extra,
+    // the module too: the threads build posts it to its workers
+    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module)).catch((e: Error) => failed(new PosencError(
         `${source} is a WebAssembly module but not the one this version of posenc ` +
         `expects (${e.message}): use the .wasm files of the same package version as its JavaScript`)));
       return {};
     },
   })]);
-  return withGpu(new Posenc(raw, simd), gpu);
 }
 
 /** @internal `pe` with its `gpu` (WebGPU or the wasm fallback, as `gpu` asks). */

@@ -1,9 +1,11 @@
 // init(): the compiled module (wasm.ts: fetched and compiled once per page) instantiated with its glue (instance.ts).
 // The browser and bundler entry; the Node entry (node.ts) passes a reader that uses node:fs.
-import type { Posenc } from './posenc.js';
+import { Posenc } from './posenc.js';
 import type { GpuMode, WebGpuEntry } from './gpu/index.js';
-import { instantiate } from './instance.js';
+import { instantiate, withGpu } from './instance.js';
 import { PosencError } from './validate.js';
+import { loadThreads, webThreadsGlue } from './threads.js';
+import type { ThreadsLoader } from './threads.js';
 import { compiledModule, fetchWasm } from './wasm.js';
 import type { WasmModule, WasmOptions, WasmReader } from './wasm.js';
 
@@ -20,22 +22,34 @@ export interface InitOptions extends WasmOptions {
   /** The WebGPU entry point: default `navigator.gpu`; in Node e.g. `create([])` of the npm package `webgpu`. */
   webgpu?: WebGpuEntry | null;
   /**
-   * Node only: the threads build (wasm SIMD128 with a pool of min(4, CPUs) worker_threads started with the module).
-   * Large calls of the table builders (RoPE, scaled RoPE, M-RoPE, sinusoids, xPos) and of attention scores are then
-   * split over the threads, with results identical to the default single-threaded build; everything else runs as
-   * there. Default false. Elsewhere (browsers) init rejects `threads: true`.
+   * The threads build: wasm SIMD128 with a pool of min(4, CPUs) workers started with the module (Node: worker_threads;
+   * pages: Web Workers, only where `crossOriginIsolated` is true, i.e. served with the headers
+   * `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp`). Large calls of the
+   * table builders (RoPE, scaled RoPE, M-RoPE, sinusoids, xPos) and of attention scores are then split over the
+   * threads, with results identical to the default single-threaded build; everything else runs as there. Not
+   * combinable with `simd`, `wasmUrl`, `wasmBinary`, `module`. Default false. A page without cross-origin isolation
+   * rejects `threads: true` (PosencError naming the headers).
    */
   threads?: boolean;
+  /**
+   * Pages, with `threads: true`: the URL of the folder holding the threads build (the package's dist/threads/:
+   * posenc-threads.js, posenc-threads.worker.js, posenc-threads.wasm). Default: dist/threads/ beside posenc's
+   * JavaScript. Bundlers do not copy that folder by themselves: serve it and pass its URL. Node reads it from the package.
+   */
+  threadsUrl?: string | { readonly href: string };
 }
 
 /** @internal The loading steps shared by the browser and Node entries. */
-export async function load(options: InitOptions, read: WasmReader): Promise<Posenc> {
+export async function load(options: InitOptions, read: WasmReader, threads: ThreadsLoader = webThreadsGlue): Promise<Posenc> {
+  const gpu = { gpu: options.gpu, webgpu: options.webgpu };
   if (options.threads) {
-    throw new PosencError('threads: the threads build runs in Node only (a page would need cross-origin isolation, ' +
-      'COOP/COEP headers, which blog hosts do not send); use init() here');
+    const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
+    if (other) throw new PosencError(`threads: cannot be combined with ${other} (the threads build is a file of its own)`);
+    return withGpu(new Posenc(await loadThreads(options.threadsUrl, read, threads), true), gpu);
   }
+  if (options.threadsUrl !== undefined) throw new PosencError('threadsUrl: only with threads: true');
   const { module, simd, source } = await compiledModule(options, read);
-  return instantiate(module, simd, source, { gpu: options.gpu, webgpu: options.webgpu });
+  return instantiate(module, simd, source, gpu);
 }
 
 /**

@@ -9,9 +9,8 @@ import { load } from './load.js';
 import { compiledModule } from './wasm.js';
 import type { InitOptions } from './load.js';
 import type { WasmModule, WasmOptions } from './wasm.js';
-import { Posenc } from './posenc.js';
-import { withGpu } from './instance.js';
-import type { RawModule } from './raw.js';
+import type { Posenc } from './posenc.js';
+import type { ThreadsGlue } from './threads.js';
 
 export * from './index.js';
 
@@ -41,23 +40,30 @@ async function readWasm(url: string): Promise<Uint8Array> {
   }
 }
 
+// The threads build in Node: the glue required from dist/threads/ (a CommonJS folder), its worker script by path.
+async function nodeThreadsGlue(threadsUrl: unknown): Promise<ThreadsGlue> {
+  if (threadsUrl !== undefined) throw new PosencError('threadsUrl: for pages; Node reads dist/threads/ of the installed package');
+  const dir = new URL('./threads/', import.meta.url).href;
+  const create = createRequire(import.meta.url)('./threads/posenc-threads.js') as ThreadsGlue['create'];
+  return {
+    dir,
+    locateFile: (f) => fileURLToPath(new URL(f, dir)),
+    async create(m) {
+      const raw = await create(m);
+      // The pool's workers must not keep the process alive (Emscripten 3.1 leaves them referenced): unref each, once.
+      const pool = (raw as unknown as { PThread: { unusedWorkers: { unref(): void }[]; runningWorkers: { unref(): void }[] } }).PThread;
+      for (const w of [...pool.unusedWorkers, ...pool.runningWorkers]) w.unref();
+      return raw;
+    },
+  };
+}
+
 /**
  * Loads the WebAssembly module and returns the API; see the browser entry's {@link init} for the options.
- * `threads: true` loads the threads build instead (InitOptions.threads; its files are read from the package).
+ * `threads: true` loads the threads build (InitOptions.threads), read from the package's dist/threads/.
  */
 export async function init(options: InitOptions = {}): Promise<Posenc> {
-  if (!options.threads) return load(options, readWasm);
-  const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
-  if (other) throw new PosencError(`threads: cannot be combined with ${other} (the threads build is a file of its own)`);
-  // Emscripten's pthreads in Node need CommonJS glue; its worker script is shipped as .cjs (the package is "type": "module").
-  const create = createRequire(import.meta.url)('./posenc-threads.cjs') as (m: object) => Promise<RawModule>;
-  const wasmBinary = await readWasm(new URL('./posenc-threads.wasm', import.meta.url).href);
-  const worker = fileURLToPath(new URL('./posenc-threads.worker.cjs', import.meta.url));
-  const raw = await create({ wasmBinary, locateFile: (f: string) => (f.endsWith('.worker.js') ? worker : f) });
-  // The pool's workers must not keep the process alive (Emscripten 3.1 leaves them referenced): unref each, once.
-  const pool = (raw as unknown as { PThread: { unusedWorkers: { unref(): void }[]; runningWorkers: { unref(): void }[] } }).PThread;
-  for (const w of [...pool.unusedWorkers, ...pool.runningWorkers]) w.unref();
-  return withGpu(new Posenc(raw, true), { gpu: options.gpu, webgpu: options.webgpu });
+  return load(options, readWasm, nodeThreadsGlue);
 }
 
 /** The compiled module that init() uses, read and compiled once; see the browser entry's {@link wasmModule}. */

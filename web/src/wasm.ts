@@ -163,12 +163,43 @@ export async function compiledModule(options: WasmOptions, read: WasmReader): Pr
   }
   if (options.wasmBinary) return { module: await compile(options.wasmBinary, ''), simd, source: 'wasmBinary:' };
   const url = await wasmUrl(simd, options);
+  return { module: await compiledAt(url, read), simd, source: `wasm: ${url}` };
+}
+
+/** @internal The module at `url`, read by `read` and compiled once per URL and page (a failure is forgotten). */
+export function compiledAt(url: string, read: WasmReader): Promise<WebAssembly.Module> {
   let module = compiled.get(url);
   if (!module) {
     module = read(url).then((source) => compile(source, url));
     compiled.set(url, module);
     module.catch(() => compiled.delete(url));
   }
-  return { module: await module, simd, source: `wasm: ${url}` };
+  return module;
+}
+
+// In a constant, not a literal new URL('./threads/…', import.meta.url): bundlers would emit the threads build's
+// three files into every site that bundles posenc, though only cross-origin-isolated pages can use them.
+const THREADS_DIR = './threads/';
+
+/**
+ * @internal The folder of the threads build (posenc-threads.js, .worker.js, .wasm): `option` (init's threadsUrl),
+ * else dist/threads/ beside this module.
+ */
+export async function threadsDir(option: unknown): Promise<string> {
+  if (option !== undefined) {
+    const href = typeof option === 'string' ? option : (option as { href?: unknown } | null)?.href;
+    try {
+      if (typeof href !== 'string' || !href) throw new TypeError();
+      return new URL(href.endsWith('/') ? href : `${href}/`, globalThis.location?.href).href;
+    } catch {
+      throw new PosencError(`threadsUrl: must be the URL of a folder (a string or URL object; relative to the page) (got ${show(option)})`);
+    }
+  }
+  if (import.meta.url) return new URL(THREADS_DIR, (await viteDevDir(import.meta.url)) ?? import.meta.url).href;
+  if (!SCRIPT_URL) {
+    throw new PosencError('threadsUrl: cannot tell where the threads build is: this copy of posenc runs in a classic-script ' +
+      'bundle whose URL is unknown. Pass init({ threads: true, threadsUrl })');
+  }
+  return new URL(THREADS_DIR, SCRIPT_URL).href;
 }
 
