@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -74,23 +73,14 @@ void alibi_bias_simd(double m, int q_len, int k_len, int offset, AlibiMode mode,
   for (std::size_t t = 0; t < w.size(); ++t)
     w[t] = bloom ? (t < K ? entry(m, k_len, int(t), mode) : -std::numeric_limits<float>::infinity())
                  : entry(m, int(base), int(t), mode);
-  auto copy = [](const float* src, float* dst, std::size_t n) {
-    std::size_t j = 0;
-#if POSENC_SIMD  // vector copy: wasm's memcpy without bulk memory moves 8 bytes at a time
-    using simd::fbatch;
-    for (; j + 4 * fbatch::size <= n; j += 4 * fbatch::size)
-      for (std::size_t u = 0; u < 4; ++u) fbatch::load_unaligned(src + j + u * fbatch::size).store_unaligned(dst + j + u * fbatch::size);
-#endif
-    std::memcpy(dst + j, src + j, sizeof(float) * (n - j));
-  };
   for (int i = 0; i < q_len; ++i) {
     float* row = out + static_cast<std::size_t>(i) * K;
     if (bloom) {
       const std::size_t keep = std::min(K, static_cast<std::size_t>(i + offset) + 1);
-      copy(w.data(), row, keep);
-      copy(w.data() + K, row + keep, K - keep);
+      simd::copy(w.data(), row, keep);
+      simd::copy(w.data() + K, row + keep, K - keep);
     } else {
-      copy(w.data() + (q_len - 1 - i), row, K);
+      simd::copy(w.data() + (q_len - 1 - i), row, K);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include "posenc/absolute.hpp"
 #include "posenc/error.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "simd.hpp"
 
 namespace posenc {
 namespace {
@@ -215,7 +216,7 @@ void t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets,
   for (std::size_t t = 0; t < by_delta.size(); ++t)
     by_delta[t] = t5_bucket_unchecked(static_cast<long long>(t) - base, bidirectional, num_buckets, max_distance);
   for (int i = 0; i < q_len; ++i)
-    std::copy_n(by_delta.begin() + (q_len - 1 - i), k_len, out + std::ptrdiff_t(i) * k_len);
+    simd::copy(by_delta.data() + (q_len - 1 - i), out + std::ptrdiff_t(i) * k_len, std::size_t(k_len));
 }
 
 std::vector<int> t5_bucket_matrix(int q_len, int k_len, bool bidirectional, int num_buckets, int max_distance,

@@ -93,3 +93,22 @@ inline SinCos sincos(const dbatch& a) {
 }
 }  // namespace posenc::simd
 #endif
+
+#include <cstddef>
+#include <cstring>
+namespace posenc::simd {
+/// dst[0, n) = src[0, n) for float or int32: four vectors a step in SIMD builds (wasm's memcpy without bulk memory
+/// moves 8 bytes at a time), the rest by memcpy.
+template <class T>
+inline void copy(const T* src, T* dst, std::size_t n) {
+  static_assert(sizeof(T) == 4, "float or int32");
+  std::size_t j = 0;
+#if POSENC_SIMD
+  using B = xsimd::batch<T, arch>;
+  constexpr std::size_t W = B::size;
+  for (; j + 4 * W <= n; j += 4 * W)
+    for (std::size_t u = 0; u < 4; ++u) B::load_unaligned(src + j + u * W).store_unaligned(dst + j + u * W);
+#endif
+  std::memcpy(dst + j, src + j, sizeof(T) * (n - j));
+}
+}  // namespace posenc::simd

@@ -54,7 +54,7 @@ void fill(const double* positions, std::size_t n, int d, double base, Sinusoidal
     return;
   }
 #else
-  (void)use_simd;
+  (void)use_simd, (void)nc;
 #endif
   for (std::size_t p = 0; p < n; ++p) {
     row_sincos(positions ? positions[p] : double(p), omega.data(), ns, sn.data(), cs.data());

@@ -56,6 +56,13 @@ TEST_CASE("T5 buckets reproduce the seed's table for i − j = 0 … 30") {
     for (int j = 0; j <= i; ++j) CHECK(m[i * 31 + j] == table[i - j]);
   const auto off = t5_bucket_matrix(1, 31, false, 32, 128, 30);  // one decoding step at position 30
   for (int j = 0; j < 31; ++j) CHECK(off[j] == t5_relative_position_bucket(j - 30, false, 32, 128));
+  // every cell of larger matrices (rows copied in vector steps from unaligned offsets, then a tail)
+  for (const bool bidi : {true, false}) {
+    const int q = 70, k = 93, offset = 5;
+    const auto big = t5_bucket_matrix(q, k, bidi, 32, 128, offset);
+    for (int i = 0; i < q; ++i)
+      for (int j = 0; j < k; ++j) CHECK(big[std::size_t(i) * k + j] == t5_relative_position_bucket(j - (offset + i), bidi, 32, 128));
+  }
 }
 
 TEST_CASE("T5 buckets equal the long-double formula away from bucket boundaries; caps at num_buckets − 1") {
