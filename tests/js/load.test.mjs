@@ -22,6 +22,17 @@ test('init({ module }) and wasmUrl: a wrong value is a PosencError naming the op
   await assert.rejects(init({ wasmUrl: 'file:///nonexistent/posenc-simd.wasm' }), (e) => e instanceof PosencError && /could not read file:\/\/\/nonexistent\/posenc-simd\.wasm.*reinstall posenc/.test(e.message));
 });
 
+test('init: an unknown option or a non-object is a PosencError (with the nearest option name); init() still works', async () => {
+  await assert.rejects(init({ thread: true }), (e) => e instanceof PosencError &&
+    e.message === "init: unknown option 'thread' (did you mean 'threads'?); options: simd, wasmUrl, wasmBinary, module, gpu, webgpu, threads, threadsUrl");
+  await assert.rejects(init({ wasmURL: 'x.wasm' }), (e) => e instanceof PosencError && /^init: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\)/.test(e.message));
+  await assert.rejects(init({ zzzzzzzz: 1 }), (e) => e instanceof PosencError && /^init: unknown option 'zzzzzzzz'; options: /.test(e.message));
+  for (const bad of [null, 5, 'threads', [true]]) {
+    await assert.rejects(init(bad), (e) => e instanceof PosencError && /^init: options must be an object such as \{ threads: true \} \(got /.test(e.message), String(bad));
+  }
+  assert.equal((await init()).ropeTables({ rotary_dim: 4, positions: 2 }).cos.length, 4);
+});
+
 test("a read refused by Deno's permissions names the flag to grant, not a broken install", () => {
   const deno = Object.assign(new Error(`Requires read access to "/home/me/blog/node_modules/posenc/dist/posenc-simd.wasm", run again with the --allow-read flag`), { name: 'NotCapable' });
   const text = readFailure(URL_, deno);

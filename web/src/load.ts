@@ -3,7 +3,8 @@
 import { Posenc } from './posenc.js';
 import type { GpuMode, WebGpuEntry } from './gpu/index.js';
 import { instantiate, withGpu } from './instance.js';
-import { PosencError } from './validate.js';
+import { PosencError, show } from './validate.js';
+import { suggest } from './options.js';
 import { loadThreads, webThreadsGlue } from './threads.js';
 import type { ThreadsLoader } from './threads.js';
 import { compiledModule, fetchWasm } from './wasm.js';
@@ -40,7 +41,17 @@ export interface InitOptions extends WasmOptions {
 }
 
 /** @internal The loading steps shared by the browser and Node entries. */
+const INIT_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'module', 'gpu', 'webgpu', 'threads', 'threadsUrl'];
+
 export async function load(options: InitOptions, read: WasmReader, threads: ThreadsLoader = webThreadsGlue): Promise<Posenc> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new PosencError(`init: options must be an object such as { threads: true } (got ${show(options)})`);
+  }
+  for (const key of Object.keys(options)) {
+    if (INIT_OPTIONS.includes(key)) continue;
+    const hint = suggest(key, INIT_OPTIONS);
+    throw new PosencError(`init: unknown option '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; options: ${INIT_OPTIONS.join(', ')}`);
+  }
   const gpu = { gpu: options.gpu, webgpu: options.webgpu };
   if (options.threads) {
     const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
