@@ -22,14 +22,17 @@ test('init({ module }) and wasmUrl: a wrong value is a PosencError naming the op
   await assert.rejects(init({ wasmUrl: 'file:///nonexistent/posenc-simd.wasm' }), (e) => e instanceof PosencError && /could not read file:\/\/\/nonexistent\/posenc-simd\.wasm.*reinstall posenc/.test(e.message));
 });
 
-test('init: an unknown option or a non-object is a PosencError (with the nearest option name); init() still works', async () => {
+test('init and wasmModule: an unknown option or a non-object is a PosencError (with the nearest option name); init() still works', async () => {
   await assert.rejects(init({ thread: true }), (e) => e instanceof PosencError &&
     e.message === "init: unknown option 'thread' (did you mean 'threads'?); options: simd, wasmUrl, wasmBinary, module, gpu, webgpu, threads, threadsUrl");
   await assert.rejects(init({ wasmURL: 'x.wasm' }), (e) => e instanceof PosencError && /^init: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\)/.test(e.message));
   await assert.rejects(init({ zzzzzzzz: 1 }), (e) => e instanceof PosencError && /^init: unknown option 'zzzzzzzz'; options: /.test(e.message));
   for (const bad of [null, 5, 'threads', [true]]) {
-    await assert.rejects(init(bad), (e) => e instanceof PosencError && /^init: options must be an object such as \{ threads: true \} \(got /.test(e.message), String(bad));
+    await assert.rejects(init(bad), (e) => e instanceof PosencError && /^init: options must be an object of named options \(got /.test(e.message), String(bad));
   }
+  await assert.rejects(wasmModule({ threads: true }), (e) => e instanceof PosencError &&
+    e.message === "wasmModule: unknown option 'threads'; options: simd, wasmUrl, wasmBinary, module");
+  await assert.rejects(wasmModule(7), (e) => e instanceof PosencError && /^wasmModule: options must be an object of named options \(got 7\)/.test(e.message));
   assert.equal((await init()).ropeTables({ rotary_dim: 4, positions: 2 }).cos.length, 4);
 });
 

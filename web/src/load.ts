@@ -40,18 +40,24 @@ export interface InitOptions extends WasmOptions {
   threadsUrl?: string | { readonly href: string };
 }
 
-/** @internal The loading steps shared by the browser and Node entries. */
-const INIT_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'module', 'gpu', 'webgpu', 'threads', 'threadsUrl'];
+const WASM_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'module'];
+const INIT_OPTIONS = [...WASM_OPTIONS, 'gpu', 'webgpu', 'threads', 'threadsUrl'];
 
-export async function load(options: InitOptions, read: WasmReader, threads: ThreadsLoader = webThreadsGlue): Promise<Posenc> {
+/** @internal `options` of `method` is an object with no key outside `keys` (else a PosencError with the nearest key). */
+export function checkOptions(method: string, options: unknown, keys: string[] = WASM_OPTIONS): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new PosencError(`init: options must be an object such as { threads: true } (got ${show(options)})`);
+    throw new PosencError(`${method}: options must be an object of named options (got ${show(options)})`);
   }
   for (const key of Object.keys(options)) {
-    if (INIT_OPTIONS.includes(key)) continue;
-    const hint = suggest(key, INIT_OPTIONS);
-    throw new PosencError(`init: unknown option '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; options: ${INIT_OPTIONS.join(', ')}`);
+    if (keys.includes(key)) continue;
+    const hint = suggest(key, keys);
+    throw new PosencError(`${method}: unknown option '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; options: ${keys.join(', ')}`);
   }
+}
+
+/** @internal The loading steps shared by the browser and Node entries. */
+export async function load(options: InitOptions, read: WasmReader, threads: ThreadsLoader = webThreadsGlue): Promise<Posenc> {
+  checkOptions('init', options, INIT_OPTIONS);
   const gpu = { gpu: options.gpu, webgpu: options.webgpu };
   if (options.threads) {
     const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
@@ -90,6 +96,7 @@ export async function init(options: InitOptions = {}): Promise<Posenc> {
  * @throws PosencError as {@link init}.
  */
 export async function wasmModule(options: WasmOptions = {}): Promise<WasmModule> {
+  checkOptions('wasmModule', options);
   return (await compiledModule(options, fetchWasm)).module;
 }
 

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setGgufPathOpener } from './gguf_source.js';
 import { PosencError } from './validate.js';
-import { load } from './load.js';
+import { checkOptions, load } from './load.js';
 import { compiledModule } from './wasm.js';
 import type { InitOptions } from './load.js';
 import type { WasmModule, WasmOptions } from './wasm.js';
@@ -68,6 +68,7 @@ export async function init(options: InitOptions = {}): Promise<Posenc> {
 
 /** The compiled module that init() uses, read and compiled once; see the browser entry's {@link wasmModule}. */
 export async function wasmModule(options: WasmOptions = {}): Promise<WasmModule> {
+  checkOptions('wasmModule', options);
   return (await compiledModule(options, readWasm)).module;
 }
 
