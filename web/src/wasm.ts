@@ -126,16 +126,19 @@ export function viteDevDir(here: string): Promise<string | null> {
   })());
 }
 
-async function wasmUrl(simd: boolean, options: WasmOptions): Promise<string> {
-  if (options.wasmUrl !== undefined) {
-    const u = options.wasmUrl, href = typeof u === 'string' ? u : (u as { href?: unknown } | null)?.href;
-    try {
-      if (typeof href !== 'string' || !href) throw new TypeError();
-      return new URL(href, globalThis.location?.href).href;
-    } catch {
-      throw new PosencError(`wasmUrl: must be a URL (a string or URL object; relative to the page) (got ${show(u)})`);
-    }
+/** A URL option (a string or URL object, relative to the page) as an absolute URL; else a PosencError naming it. */
+function urlOption(name: string, v: unknown, what: string): string {
+  const href = typeof v === 'string' ? v : (v as { href?: unknown } | null)?.href;
+  try {
+    if (typeof href !== 'string' || !href) throw new TypeError();
+    return new URL(href, globalThis.location?.href).href;
+  } catch {
+    throw new PosencError(`${name}: must be ${what} (a string or URL object; relative to the page) (got ${show(v)})`);
   }
+}
+
+async function wasmUrl(simd: boolean, options: WasmOptions): Promise<string> {
+  if (options.wasmUrl !== undefined) return urlOption('wasmUrl', options.wasmUrl, 'a URL');
   const file = simd ? 'posenc-simd.wasm' : 'posenc-scalar.wasm';
   if (import.meta.url) {
     const dir = await viteDevDir(import.meta.url);
@@ -187,13 +190,8 @@ const THREADS_DIR = './threads/';
  */
 export async function threadsDir(option: unknown): Promise<string> {
   if (option !== undefined) {
-    const href = typeof option === 'string' ? option : (option as { href?: unknown } | null)?.href;
-    try {
-      if (typeof href !== 'string' || !href) throw new TypeError();
-      return new URL(href.endsWith('/') ? href : `${href}/`, globalThis.location?.href).href;
-    } catch {
-      throw new PosencError(`threadsUrl: must be the URL of a folder (a string or URL object; relative to the page) (got ${show(option)})`);
-    }
+    const url = urlOption('threadsUrl', option, 'the URL of a folder');
+    return url.endsWith('/') ? url : `${url}/`;
   }
   if (import.meta.url) return new URL(THREADS_DIR, (await viteDevDir(import.meta.url)) ?? import.meta.url).href;
   if (!SCRIPT_URL) {
