@@ -40,11 +40,11 @@ export interface InitOptions extends WasmOptions {
   threadsUrl?: string | { readonly href: string };
 }
 
-const WASM_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'module'];
-const INIT_OPTIONS = [...WASM_OPTIONS, 'gpu', 'webgpu', 'threads', 'threadsUrl'];
+const WASM_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'module'] as const;
+const INIT_OPTIONS: readonly string[] = [...WASM_OPTIONS, 'gpu', 'webgpu', 'threads', 'threadsUrl'];
 
 /** @internal `options` of `method` is an object with no key outside `keys` (else a PosencError with the nearest key). */
-export function checkOptions(method: string, options: unknown, keys: string[] = WASM_OPTIONS): void {
+export function checkOptions(method: string, options: unknown, keys: readonly string[] = WASM_OPTIONS): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new PosencError(`${method}: options must be an object of named options (got ${show(options)})`);
   }
@@ -60,7 +60,7 @@ export async function load(options: InitOptions, read: WasmReader, threads: Thre
   checkOptions('init', options, INIT_OPTIONS);
   const gpu = { gpu: options.gpu, webgpu: options.webgpu };
   if (options.threads) {
-    const other = (['simd', 'wasmUrl', 'wasmBinary', 'module'] as const).find((k) => options[k] !== undefined);
+    const other = WASM_OPTIONS.find((k) => options[k] !== undefined);
     if (other) throw new PosencError(`threads: cannot be combined with ${other} (the threads build is a file of its own)`);
     return withGpu(new Posenc(await loadThreads(options.threadsUrl, read, threads), true), gpu);
   }

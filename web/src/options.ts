@@ -166,7 +166,7 @@ const ALIASES: Record<string, string[]> = {
  * The declared key closest to `key`: an alias, else the least edit distance (a key that contains the other's letters
  * in order wins a tie), if at most half the longer name; or undefined.
  */
-export function suggest(key: string, keys: string[]): string | undefined {
+export function suggest(key: string, keys: readonly string[]): string | undefined {
   for (const k of keys) if (ALIASES[k]?.includes(key)) return k;
   let best: string | undefined, bestD = Infinity;
   for (const k of keys) {
