@@ -15,6 +15,9 @@ const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-em
 const CHECK = `
 export async function check(init) {
   const one = await init(), many = await init({ threads: true });
+  // Emscripten's worker pool (internal): its size after many calls shows whether workers leak
+  const pool = () => many.raw.PThread.unusedWorkers.length + many.raw.PThread.runningWorkers.length;
+  const poolAtStart = pool();
   const values = (n, s) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + s * 78.233) * 0.999);
   const seq = 2048, head_dim = 64, q = values(seq * head_dim, 1), k = values(seq * head_dim, 2);
   const calls = {
@@ -41,8 +44,9 @@ export async function check(init) {
     out.free();
     return ts.slice(1).sort((x, y) => x - y)[3];
   };
+  const ms = { one: time(one), threads: time(many) };
   return { isolated: crossOriginIsolated, threads: many.buildInfo().threads, one: one.buildInfo().threads,
-    cores: navigator.hardwareConcurrency, differ, ms: { one: time(one), threads: time(many) } };
+    cores: navigator.hardwareConcurrency, differ, ms, pool: [poolAtStart, pool()] };
 }`;
 const WORKER = `import init from '/dist/index.js';
 import { check } from '/check.js';
@@ -75,6 +79,7 @@ function assertSame(r, where) {
   assert.equal(r.threads, Math.min(4, r.cores), `${where}: threads = min(4, navigator.hardwareConcurrency)`);
   assert.equal(r.one, 1, `${where}: the default build has 1 thread`);
   assert.deepEqual(r.differ, { ropeTables: 0, sinusoidal: 0, scores: 0 }, `${where}: floats that differ between the builds`);
+  assert.ok(r.pool[0] >= r.threads - 1 && r.pool[1] === r.pool[0], `${where}: worker pool ${r.pool[0]} at start, ${r.pool[1]} after 11 split calls in a row`);
   console.log(`${where}: ${r.threads} threads; scores 2048², d 128, causal softmax: ${r.ms.one.toFixed(1)} ms → ` +
     `${r.ms.threads.toFixed(1)} ms with threads`);
 }
