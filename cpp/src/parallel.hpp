@@ -1,5 +1,5 @@
-// Internal: optional threads. The Node threads build (POSENC_THREADS=1: em++ -pthread, a pool of worker_threads)
-// splits some compute-bound kernels over up to kMaxThreads threads; every other build runs them serially. Each part
+// Internal: optional threads. The threads build (POSENC_THREADS=1: em++ -pthread, a pool of worker_threads in Node,
+// of Web Workers in cross-origin-isolated pages) splits some compute-bound kernels over up to kMaxThreads threads; every other build runs them serially. Each part
 // computes whole rows with the serial code, so results are identical with and without threads.
 #pragma once
 #include <algorithm>

@@ -226,14 +226,20 @@ void angle_rows(const double* inv, std::size_t nfreq, const double* pos, std::si
     p0 += len;
   }
 }
+
+// f(begin, end) over the rows [0, n) of an nfreq-frequency table, in parts of whole kBlock-row blocks (threads build;
+// so the blocks, and the results, are those of one serial call); tables under kThreadEntries entries in one part.
+template <class F>
+void in_row_parts(std::size_t n, std::size_t nfreq, F&& f) {
+  detail::parallel_for(n, kBlock, kThreadEntries / std::max<std::size_t>(nfreq, 1), f);
+}
 }  // namespace
 #endif
 
 void angle_tables_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        double scale, float* cos_out, float* sin_out, std::size_t stride) {
 #if POSENC_SIMD
-  // parts of whole kBlock-row blocks, so the blocks (and the results) are those of one serial call
-  detail::parallel_for(n, kBlock, kThreadEntries / std::max<std::size_t>(nfreq, 1), [&](std::size_t b, std::size_t e) {
+  in_row_parts(n, nfreq, [&](std::size_t b, std::size_t e) {
     angle_rows(inv_freq, nfreq, positions + b, e - b, scale, SplitStore{cos_out + b * stride, sin_out + b * stride, stride});
   });
 #else
@@ -254,7 +260,7 @@ void sincos_pairs_scalar(const double* inv_freq, std::size_t nfreq, const double
 void sincos_pairs_simd(const double* inv_freq, std::size_t nfreq, const double* positions, std::size_t n,
                        float* out, std::size_t stride) {
 #if POSENC_SIMD
-  detail::parallel_for(n, kBlock, kThreadEntries / std::max<std::size_t>(nfreq, 1), [&](std::size_t b, std::size_t e) {
+  in_row_parts(n, nfreq, [&](std::size_t b, std::size_t e) {
     angle_rows(inv_freq, nfreq, positions + b, e - b, 1.0, PairStore{out + b * stride, stride});
   });
 #else

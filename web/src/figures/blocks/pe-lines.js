@@ -186,9 +186,12 @@ export class PeLines extends Base {
     g.restore();
     // Labels last, each 4 px clear of every curve and dot (2 px above and below) and of the labels already placed, on a
     // background halo.
-    const clear = (x, y, bw, bh) => x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
-      && !paths.some((run) => hitsPath(run, x - 4, y - 2, bw + 8, bh + 4)) && !solids.some((s) => overlaps(s, { x: x - 4, y: y - 2, w: bw + 8, h: bh + 4 })) && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
-    // Near its line first; else the clear spot of the frame nearest to that; else (nothing clear) by its line.
+    const clear = (x, y, bw, bh) => {
+      const halo = { x: x - 4, y: y - 2, w: bw + 8, h: bh + 4 };
+      return x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
+        && !paths.some((run) => hitsPath(run, halo.x, halo.y, halo.w, halo.h)) && !solids.some((s) => overlaps(s, halo))
+        && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
+    };
     // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
     // the space nearest the middle); else (nothing clear) by its line.
     const overflow = [];
