@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { cachedSite, checkPost, findPost, sh, writeFiles } from './engines.mjs';
 
 const HEXO_CLI = '4.3.2';
 
 test(`Hexo (hexo-cli ${HEXO_CLI}): {% posenc rope-decay base=500000 %}`, async (t) => {
   sh.log = [];
-  const { site, remove } = cachedSite(`hexo-cli-${HEXO_CLI}`, (dir) => sh('npm', ['exec', '--yes', `--package=hexo-cli@${HEXO_CLI}`, '--', 'hexo', 'init', dir], dir));
+  const { site, remove } = cachedSite(`hexo-cli-${HEXO_CLI}`, (dir) => sh('npm', ['exec', '--yes', `--package=hexo-cli@${HEXO_CLI}`, '--', 'hexo', 'init', dir], dirname(dir)));
   try {
     cpSync(join(site, 'node_modules/posenc/dist/hexo/posenc.cjs'), join(site, 'scripts/posenc.cjs'));   // the recipe
     writeFiles(site, { 'source/_posts/rope-post.md': '---\ntitle: RoPE decay\ndate: 2024-01-02 10:00:00\n---\n\nThe score against distance:\n\n{% posenc rope-decay base=500000 controls %}\n\nAnd a value with spaces:\n\n{% posenc attention "text=猫 抓 老鼠" seq=3 %}\n' });
