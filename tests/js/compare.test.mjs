@@ -186,8 +186,9 @@ test('each config beside its converted .gguf (tests/fixtures/gguf): the same RoP
   for (const n of ['Llama-3.1-8B', 'Phi-3-mini-128k-instruct', 'DeepSeek-V3', 'gemma-3-4b-it', 'Qwen2.5-VL-7B-Instruct', 'Qwen3-8B']) {
     const c = pe.ropeFromConfig(readFileSync(new URL(`../fixtures/configs/${n}.json`, import.meta.url), 'utf8'), { engine: 'llama.cpp' });
     const file = new URL(`../fixtures/gguf/${n}.gguf`, import.meta.url).pathname;
-    let g = await pe.ropeFromGGUF(file);
-    if (g.rope_type === 'longrope') g = await pe.ropeFromGGUF(file, { seq_len: g.max_position_embeddings }); // llama.cpp: by n_ctx
+    // llama.cpp's default context (512, llama_context_default_params) is within every original context: LongRoPE's
+    // short factors, as ropeFromGGUF picks them at seq_len 0
+    const g = await pe.ropeFromGGUF(file);
     const r = pe.compareRope(c, g);
     assert.ok(r.agree, `${n}: ${r.verdict}`);
     // what differs at all is float32 storage of the frequencies (rope_freqs, rope_factors_*)

@@ -52,40 +52,64 @@ test('vLLM DeepSeek (MLA): deepseek_yarn keeps the mscale ratio, so cos/sin and 
   assert.deepEqual(v.engine_notes, []);
 });
 
-test('dynamic NTK: transformers rescales past max_position_embeddings; vLLM\'s static form and llama.cpp (no GGUF form) do not', () => {
+test('dynamic NTK: transformers rescales past max_position_embeddings; vLLM one static base; llama.cpp (no GGUF form) none', () => {
   const c = { model_type: 'llama', head_dim: 128, num_attention_heads: 8, hidden_size: 1024, rope_theta: 10000, max_position_embeddings: 4096,
     rope_scaling: { rope_type: 'dynamic', factor: 4 } };
   const L = 16384, f = 4, d = 128;
   const hf = pe.ropeFromConfig(c, { seq_len: L });
   const base = 10000 * ((f * L) / 4096 - (f - 1)) ** (d / (d - 2));
   assert.ok(Math.abs(hf.effective_base - base) <= REL * base);
-  for (const engine of ['vllm', 'llama.cpp']) {
-    const e = pe.ropeFromConfig(c, { seq_len: L, engine });
-    close(e.inv_freq, theta(10000, d), REL, engine);
-    assert.match(e.engine_notes[0], engine === 'vllm' ? /dynamic_ntk_scaling_rope\.py/ : /no GGUF form/);
+  // vLLM (vllm-project/vllm@50feac95 dynamic_ntk_scaling_rope.py): max_len = 4096·4, base·(4·max_len/4096 − 3)^(d/(d−2)) = base·13^(128/126),
+  // the same at every position and every seq_len
+  const vbase = 10000 * 13 ** (d / (d - 2));
+  for (const seq_len of [1, 4096, L]) {
+    const v = pe.ropeFromConfig(c, { seq_len, engine: 'vllm' });
+    assert.ok(Math.abs(v.effective_base - vbase) <= REL * vbase, `${seq_len}: ${v.effective_base}`);
+    close(v.inv_freq, theta(vbase, d), REL, `vllm ${seq_len}`);
+    assert.match(v.engine_notes[0], /max_len = max_position_embeddings·factor = 16384.*vllm@50feac95/);
   }
-  // within max_position_embeddings all three agree
-  close(pe.ropeFromConfig(c, { seq_len: 4096, engine: 'vllm' }).inv_freq, pe.ropeFromConfig(c, { seq_len: 4096 }).inv_freq, REL, 'at 4096');
+  const l = pe.ropeFromConfig(c, { seq_len: L, engine: 'llama.cpp' });
+  close(l.inv_freq, theta(10000, d), REL, 'llama.cpp');
+  assert.match(l.engine_notes[0], /no GGUF form/);
+  // MLX (DynamicNTKScalingRoPE): transformers' formula at the current length
+  close(pe.ropeFromConfig(c, { seq_len: L, engine: 'mlx' }).inv_freq, hf.inv_freq, REL, 'mlx');
 });
 
-test('LongRoPE (Phi-3 128k): transformers by the current length, llama.cpp by n_ctx, vLLM by max_model_len', () => {
+test('LongRoPE (Phi-3 128k): each engine\'s default context decides the factors — and every result says which it assumed', () => {
   const c = cfg('Phi-3-mini-128k-instruct.json');
   const { long_factor, short_factor } = c.rope_scaling;
-  const th = theta(10000, 96);
+  const th = theta(10000, 96), long = th.map((t, i) => t / long_factor[i]), short = th.map((t, i) => t / short_factor[i]);
   const scale = Math.sqrt(1 + Math.log(131072 / 4096) / Math.log(4096));
   const hf = pe.ropeFromConfig(c); // seq_len 0: short
-  close(hf.inv_freq, th.map((t, i) => t / short_factor[i]), REL, 'hf short');
-  const lc = pe.ropeFromConfig(c, { engine: 'llama.cpp' }); // n_ctx = 131072 > 4096: long, at every position
-  close(lc.inv_freq, th.map((t, i) => t / long_factor[i]), REL, 'llama.cpp long');
-  assert.ok(Math.abs(lc.attention_scaling - scale) <= REL);
-  assert.match(lc.engine_notes[0], /n_ctx = 131072 > n_ctx_orig = 4096: long/);
-  close(pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4096 }).inv_freq, hf.inv_freq, REL, 'n_ctx 4096: short');
-  close(pe.ropeFromConfig(c, { engine: 'vllm' }).inv_freq, lc.inv_freq, REL, 'vllm long');
-  close(pe.ropeFromConfig(c, { engine: 'vllm', max_model_len: 4096 }).inv_freq, hf.inv_freq, REL, 'vllm short');
-  // a short prompt: transformers short, llama.cpp long — compareRope names the pairs
-  const cmp = pe.compareRope(hf, lc, { positions: 4096 });
+  close(hf.inv_freq, short, REL, 'hf short');
+  close(pe.ropeFromConfig(c, { seq_len: 4097 }).inv_freq, long, REL, 'hf 4097: long');
+  // llama.cpp: llama_context_default_params n_ctx = 512 → short; n_ctx_seq padded to 256: 4097 → 4352 > 4096 → long
+  const lc = pe.ropeFromConfig(c, { engine: 'llama.cpp' });
+  close(lc.inv_freq, short, REL, 'llama.cpp default short');
+  assert.deepEqual([lc.context.length, /llama_context_default_params/.test(lc.context.source)], [512, true]);
+  assert.match(lc.engine_notes[0], /n_ctx_seq = 512 ≤ n_ctx_orig = 4096: short/);
+  close(pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4096 }).inv_freq, short, REL, 'n_ctx 4096: short');
+  const l2 = pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4000 + 97 });
+  close(l2.inv_freq, long, REL, 'n_ctx 4097 → 4352: long');
+  assert.equal(l2.context.length, 4352);
+  assert.ok(Math.abs(l2.attention_scaling - scale) <= REL);
+  // vLLM: max_model_len defaults to original_max_position_embeddings for LongRoPE models (model_arch_config_convertor.py) → short
+  const v = pe.ropeFromConfig(c, { engine: 'vllm' });
+  close(v.inv_freq, short, REL, 'vllm default short');
+  assert.equal(v.context.length, 4096);
+  assert.match(v.context.source, /original_max_position_embeddings.*vllm@ee92a6f3/);
+  close(pe.ropeFromConfig(c, { engine: 'vllm', max_model_len: 131072 }).inv_freq, long, REL, 'vllm 131072: long');
+  // MLX (SuScaledRoPE): long_factor at every length
+  const m = pe.ropeFromConfig(c, { engine: 'mlx' });
+  close(m.inv_freq, long, REL, 'mlx long');
+  assert.ok(Math.abs(m.attention_scaling - scale) <= REL);
+  assert.equal(m.context.length, null);
+  // a short prompt: transformers short, MLX long — compareRope names the pairs
+  const cmp = pe.compareRope(hf, m, { positions: 4096 });
   assert.equal(cmp.pairs_differing, short_factor.filter((s, i) => s !== long_factor[i]).length);
   assert.equal(cmp.agree, false);
+  // transformers states its context too
+  assert.deepEqual(pe.ropeFromConfig(c, { engine: 'transformers', seq_len: 100 }).context.length, 100);
 });
 
 test('llama.cpp llama3: the F32 rope_freqs divisors — θ_i / fround(θ_i/θ\'_i)', () => {

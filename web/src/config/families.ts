@@ -18,14 +18,21 @@ export const HF_DEFAULTS: Record<string, Obj> = {
   ernie4_5_moe: { rope_theta: 500_000, head_dim: 128, max_position_embeddings: 131_072 },
   olmo3: { rope_theta: 500_000 },
   phimoe: { rope_theta: 1_000_000 },
+  // Llama4TextConfig: attn_temperature_tuning=True, floor_scale=8192, attn_scale=0.1 (transformers
+  // models/llama4/configuration_llama4.py): a config.json without the keys still scales its NoPE layers' queries
+  llama4_text: { attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1 },
+  llama4: { attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1 },
 };
 
 /**
- * Families whose q/k pairs are (2i, 2i + 1): GPT-J and CodeGen (`rotate_every_two`), Cohere, and GLM / Ernie 4.5
+ * Families whose q/k pairs are (2i, 2i + 1): GPT-J and CodeGen (`rotate_every_two`), Cohere, GLM / Ernie 4.5
  * (GLM's `rotate_half` takes x[..., 0::2], x[..., 1::2]; Ernie 4.5 imports it and repeat_interleaves cos/sin —
- * huggingface/transformers models/ernie4_5/modular_ernie4_5.py).
+ * huggingface/transformers models/ernie4_5/modular_ernie4_5.py), and Llama 4 (`apply_rotary_emb` views q/k as
+ * complex numbers of consecutive channels, `torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))` —
+ * transformers models/llama4/modeling_llama4.py; vLLM permutes the checkpoint's q/k rows to run the same pairs with
+ * its NeoX kernel, llama.cpp's converter writes them unpermuted for its NORM kernel, mlx-lm uses traditional=True).
  */
-export const INTERLEAVED = new Set(['gptj', 'codegen', 'cohere', 'cohere2', 'glm', 'glm4', 'ernie4_5', 'ernie4_5_moe']);
+export const INTERLEAVED = new Set(['gptj', 'codegen', 'cohere', 'cohere2', 'glm', 'glm4', 'ernie4_5', 'ernie4_5_moe', 'llama4', 'llama4_text']);
 
 /**
  * rope_type names of vLLM's get_rope (vllm/model_executor/layers/rotary_embedding/__init__.py) and model code that
