@@ -8,16 +8,19 @@ import type { Posenc } from './posenc.js';
 import type { CompareRopeResult } from './compare.js';
 import type { RopeFromConfig } from './config/rope_from_config.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
+import type { EngineCell, RopeEngines } from './rope_engines.js';
 
 const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
 
   --compare <file>        a second config.json or .gguf to compare with (default: the same file)
-  --engine <e>            how the first file is read: transformers (default), vllm, llama.cpp
+  --engines               what transformers, vLLM, llama.cpp and MLX each run, per layer kind (exit 1 where they differ)
+  --engine <e>            how the first file is read: transformers (default), vllm, llama.cpp, mlx
   --compare-engine <e>    how the second is read (default: as --engine); with no --compare, the same file again
   --tolerance <x>         largest score error, relative to |q|·|k|, counted as agreeing (default 1e-3)
   --positions <n>         compare distances 0…n (default: the larger max_position_embeddings)
   --seq-len <n>           sequence length for transformers' dynamic NTK / LongRoPE choice
-  --n-ctx <n>             llama.cpp's allocated context (-c; also picks a .gguf's LongRoPE factors); --max-model-len <n>: vLLM's
+  --n-ctx <n>             llama.cpp's allocated context (-c; default 512 as llama_context_default_params; picks LongRoPE's
+                          factors, also a .gguf's); --max-model-len <n>: vLLM's (default: vLLM's own derivation)
   --json                  print JSON instead of text
 
 exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files`;
@@ -32,7 +35,7 @@ function parseArgs(argv: string[]): { command: string; file: string; flags: Flag
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--json' || a === '--help' || a === '-h') flags[a.replace(/^-+/, '')] = true;
+    if (a === '--json' || a === '--engines' || a === '--help' || a === '-h') flags[a.replace(/^-+/, '')] = true;
     else if (a.startsWith('--')) {
       const [k, v] = a.slice(2).split(/=(.*)/s);
       if (!VALUED.includes(k)) throw new UsageError(`unknown option --${k}`);
@@ -71,11 +74,9 @@ type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string };
 async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
   const seq = num(flags, 'seq-len', true), nctx = num(flags, 'n-ctx', true), mml = num(flags, 'max-model-len', true);
   if (await isGGUF(path)) {
-    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context (--n-ctx, default the file's context
-    // length, as llama.cpp's -c 0), not by the current length as ropeFromGGUF picks them by default
-    const g = await pe.ropeFromGGUF(path);
-    if (g.rope_type !== 'longrope' || g.max_position_embeddings === null) return { ...g, file: path };
-    return { ...(await pe.ropeFromGGUF(path, { seq_len: nctx ?? g.max_position_embeddings })), file: path };
+    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context per sequence (--n-ctx, default 512 as
+    // llama_context_default_params, padded to a multiple of 256 as llama_context does), not by the current length
+    return { ...(await pe.ropeFromGGUF(path, { seq_len: Math.ceil((nctx ?? 512) / 256) * 256 })), file: path };
   }
   const opts: Record<string, unknown> = { engine };
   if (seq !== undefined) opts.seq_len = seq;
@@ -115,6 +116,25 @@ function comparison(c: CompareRopeResult, a: string, b: string): string {
   return lines.join('\n');
 }
 
+/** The --engines matrix: one row per layer kind, one column per engine, then each engine's context and the verdict. */
+function enginesTable(m: RopeEngines, file: string): string {
+  const cellText = (c: EngineCell) => (!c.rope ? (c.verdict === 'no reading' ? '—' : 'no RoPE')
+    : `${c.rope_type}${c.longrope_factors ? ` (${c.longrope_factors})` : ''}, base ${g(c.effective_base!)}, ×${g(c.attention_scaling!)}, ${c.layout ?? '?'}`) +
+    (c.agrees === false ? ' ≠' : '');
+  const engines = Object.keys(m.engines) as (keyof RopeEngines['engines'])[];
+  const rows = [['layer kind', ...engines], ...m.matrix.map((r) => [`${r.layer_type}${r.layers !== null ? ` (${r.layers})` : ''}`,
+    ...engines.map((e) => cellText(r.cells[e]))])];
+  const w = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
+  const lines = [`${file}: what each engine runs (≠: differs from transformers beyond 1e-3 of |q|·|k|)`,
+    ...rows.map((r) => `  ${r.map((x, j) => x.padEnd(w[j])).join('  ').trimEnd()}`)];
+  for (const e of engines) {
+    const c = m.contexts[e];
+    if (c) lines.push(`  context, ${e}: ${c.length ?? 'none'} — ${c.source}`);
+  }
+  lines.push(...m.verdict.split('\n').map((v) => `  ${v}`));
+  return lines.join('\n');
+}
+
 /** JSON of typed arrays (as lists) and of a GGUF's 64-bit integers (BigInt: a number when exact, else a string). */
 const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v))
   : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
@@ -134,6 +154,17 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
   const { file, flags } = args;
   try {
     const pe = await init();
+    if (flags.engines) {
+      const src = (await isGGUF(file)) ? file : await readFile(file, 'utf8');
+      const m = await pe.ropeEngines(src, { seq_len: num(flags, 'seq-len', true), n_ctx: num(flags, 'n-ctx', true), max_model_len: num(flags, 'max-model-len', true) });
+      if (flags.json) {
+        const { engines: _e, ...small } = m;
+        out(JSON.stringify(small, (_k, v) => plain(v), 2));
+      } else {
+        out(enginesTable(m, file));
+      }
+      return m.agree ? 0 : 1;
+    }
     const engine = String(flags.engine ?? 'transformers');
     const a = await ropeOf(pe, file, engine, flags);
     const cmpFile = flags.compare as string | undefined;

@@ -15,7 +15,7 @@ import { any, array, bool, f64, int, num, optional, out, parse, positions } from
 import type { Schema } from './options.js';
 
 export type { ConfigRope, Llama3Bands, RopeFromConfig, YarnCorrectionRange };
-export type { Engine } from './config/engines.js';
+export type { Engine, EngineContext } from './config/engines.js';
 
 /** Options of {@link Posenc.ropeFromConfig}. */
 export interface RopeFromConfigOptions {
