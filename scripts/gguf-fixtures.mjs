@@ -3,21 +3,23 @@
 // RoPE-relevant key–values and tensors only. The mapping below is the converter's, ported by hand from ggml-org/llama.cpp
 // (convert_hf_to_gguf.py at a458664fc83b6513baea7adafcb0ef0626b006f8; key names gguf-py/gguf/constants.py); the bytes are
 // written by tests/js/gguf-writer.mjs and every fixture is read back by @huggingface/gguf in tests/js/gguf-fixtures.test.mjs.
+// convertConfig(config) is the same port for every config fixture whose architecture it maps (the llama.cpp differential
+// test, tests/engines/llamacpp.test.mjs, turns each into a header-only .gguf); it returns null for the others.
 //   node scripts/gguf-fixtures.mjs      (deterministic: re-running rewrites identical files)
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { T, ggufFile, f32Bytes } from '../tests/js/gguf-writer.mjs';
 
 const root = new URL('../', import.meta.url);
 const cfg = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/configs/${name}.json`, root), 'utf8'));
-const out = new URL('tests/fixtures/gguf/', root);
-mkdirSync(out, { recursive: true });
 
 /** TextModel.set_gguf_parameters: the keys every text model gets. */
 function base(arch, c, extra = []) {
   const kv = [['general.architecture', T.str, arch], [`${arch}.context_length`, T.u32, c.max_position_embeddings],
     [`${arch}.embedding_length`, T.u32, c.hidden_size], [`${arch}.block_count`, T.u32, c.num_hidden_layers],
     [`${arch}.attention.head_count`, T.u32, c.num_attention_heads], [`${arch}.attention.head_count_kv`, T.u32, c.num_key_value_heads ?? c.num_attention_heads]];
-  if (c.rope_theta !== undefined) kv.push([`${arch}.rope.freq_base`, T.f32, c.rope_theta]);
+  const theta = c.rope_theta ?? c.rope_parameters?.rope_theta;   // v5 configs: rope_parameters (TextModel.rope_parameters)
+  if (theta !== undefined) kv.push([`${arch}.rope.freq_base`, T.f32, theta]);
   if (c.head_dim !== undefined) kv.push([`${arch}.attention.key_length`, T.u32, c.head_dim], [`${arch}.attention.value_length`, T.u32, c.head_dim]);
   return [...kv, ...extra];
 }
@@ -92,8 +94,104 @@ const FIXTURES = {
   'Qwen3-8B': (c) => ({ kv: base('qwen3', c) }),
 };
 
-for (const [name, make] of Object.entries(FIXTURES)) {
-  const f = make(cfg(name));
-  writeFileSync(new URL(`${name}.gguf`, out), ggufFile({ kv: [...f.kv, ['general.name', T.str, name]], tensors: f.tensors ?? [] }));
+/** Replaces (or adds) key k's entry in a kv list. */
+function setKv(kv, k, type, value) {
+  const at = kv.findIndex((e) => e[0] === k);
+  if (at >= 0) kv[at] = [k, type, value]; else kv.push([k, type, value]);
+  return kv;
 }
-console.log(`[gguf-fixtures] wrote ${Object.keys(FIXTURES).length} files to tests/fixtures/gguf/`);
+/** Gemma3TextConfig's defaults under the checkpoint's text_config. */
+const gemma3Text = (raw) => ({ num_attention_heads: 8, num_key_value_heads: 4, head_dim: 256, rope_theta: 1e6, max_position_embeddings: 131072, ...raw.text_config });
+const swaPattern = (c) => [T.arr, [T.bool, c.layer_types.map((t) => t === 'sliding_attention')]];
+/** The experts' keys (TextModel.set_gguf_parameters: num_local_experts / num_experts, num_experts_per_tok). */
+const experts = (arch, c) => {
+  const n = c.num_local_experts ?? c.num_experts, used = c.num_experts_per_tok;
+  return n ? [[`${arch}.expert_count`, T.u32, n], [`${arch}.expert_used_count`, T.u32, used]] : [];
+};
+/** LlamaModel for every llama config (Llama 3.2 as 3.1): the rope_freqs tensor when rope_type is llama3. */
+function llamaModel(c) {
+  const dim = c.head_dim ?? c.hidden_size / c.num_attention_heads;
+  const r = c.rope_scaling ?? {};
+  return {
+    kv: base('llama', c, [['llama.rope.dimension_count', T.u32, dim]]),
+    tensors: (r.rope_type ?? r.type) === 'llama3' ? [{ name: 'rope_freqs.weight', dims: [dim / 2], type: 0, data: f32Bytes(llama3Factors(c)) }] : [],
+  };
+}
+
+/** Config model_type → the converter class's mapping (convert_hf_to_gguf.py at a458664, by the class named). */
+const BY_TYPE = {
+  llama: llamaModel,
+  phi3: FIXTURES['Phi-3-mini-128k-instruct'],
+  deepseek_v3: FIXTURES['DeepSeek-V3'],
+  gemma3: FIXTURES['gemma-3-4b-it'],
+  qwen2_5_vl: FIXTURES['Qwen2.5-VL-7B-Instruct'],
+  qwen3: FIXTURES['Qwen3-8B'],
+  // Qwen2Model: TextModel's keys (no head_dim in Qwen2 configs: key_length = n_embd / n_head in the loader)
+  qwen2: (c) => ({ kv: base('qwen2', c) }),
+  // Qwen3MoeModel: TextModel's keys and the experts'
+  qwen3_moe: (c) => ({ kv: base('qwen3moe', c, [...experts('qwen3moe', c), ['qwen3moe.expert_feed_forward_length', T.u32, c.moe_intermediate_size]]) }),
+  // GptOssModel: sliding_window, YaRN (factor, original_max_position_embeddings default 4096); the loader sets the
+  // alternating pattern in code (period 2)
+  gpt_oss: (c) => ({
+    kv: base('gpt-oss', c, [...experts('gpt-oss', c), ['gpt-oss.attention.sliding_window', T.u32, c.sliding_window],
+      ['gpt-oss.rope.scaling.type', T.str, 'yarn'], ['gpt-oss.rope.scaling.factor', T.f32, c.rope_scaling.factor],
+      ['gpt-oss.rope.scaling.original_context_length', T.u32, c.rope_scaling.original_max_position_embeddings ?? 4096]]),
+  }),
+  // Exaone4Model: sliding_window, the per-layer pattern from layer_types (bool array), Llama 3 scaling as rope_freqs
+  exaone4: (c) => ({
+    kv: base('exaone4', c, [['exaone4.rope.dimension_count', T.u32, c.head_dim], ['exaone4.attention.sliding_window', T.u32, c.sliding_window],
+      ['exaone4.attention.sliding_window_pattern', ...swaPattern(c)]]),
+    tensors: [{ name: 'rope_freqs.weight', dims: [c.head_dim / 2], type: 0, data: f32Bytes(llama3Factors(c)) }],
+  }),
+  // Olmo2Model (Olmo 3): sliding_window and the per-layer pattern (bool array), YaRN from rope_scaling (TextModel)
+  olmo3: (c) => ({
+    kv: base('olmo2', c, [['olmo2.attention.sliding_window', T.u32, c.sliding_window], ['olmo2.attention.sliding_window_pattern', ...swaPattern(c)],
+      ['olmo2.rope.scaling.type', T.str, 'yarn'], ['olmo2.rope.scaling.factor', T.f32, c.rope_scaling.factor],
+      ['olmo2.rope.scaling.original_context_length', T.u32, c.rope_scaling.original_max_position_embeddings]]),
+  }),
+  // Qwen3_5TextModel (Qwen3NextModel's keys): full_attention_interval, M-RoPE sections padded to 4, rope dims =
+  // head_dim · partial_rotary_factor, the linear-attention (SSM) sizes
+  qwen3_5: (raw) => {
+    const c = raw.text_config, rp = c.rope_parameters, a = 'qwen35';
+    return {
+      kv: base(a, c, [[`${a}.full_attention_interval`, T.u32, c.full_attention_interval],
+        [`${a}.rope.dimension_count`, T.u32, Math.trunc(c.head_dim * rp.partial_rotary_factor)],
+        [`${a}.rope.dimension_sections`, T.arr, [T.i32, [...rp.mrope_section, 0]]],
+        [`${a}.ssm.conv_kernel`, T.u32, c.linear_conv_kernel_dim], [`${a}.ssm.state_size`, T.u32, c.linear_key_head_dim],
+        [`${a}.ssm.group_count`, T.u32, c.linear_num_key_heads], [`${a}.ssm.time_step_rank`, T.u32, c.linear_num_value_heads],
+        [`${a}.ssm.inner_size`, T.u32, c.linear_value_head_dim * c.linear_num_value_heads]]),
+    };
+  },
+  // LFM2Model (the VL checkpoint's text_config): head_count_kv per layer, 0 for the short-convolution layers
+  lfm2_vl: (raw) => {
+    const c = raw.text_config;
+    return {
+      kv: setKv(base('lfm2', c, [['lfm2.shortconv.l_cache', T.u32, c.conv_L_cache]]), 'lfm2.attention.head_count_kv', T.arr,
+        [T.u32, c.layer_types.map((t) => (t === 'full_attention' ? c.num_key_value_heads : 0))]),
+    };
+  },
+  // ModernBertModel: sliding_window = local_attention, freq_base = global_rope_theta, freq_base_swa =
+  // local_rope_theta, sliding_window_pattern = global_attn_every_n_layers
+  modernbert: (c) => ({
+    kv: base('modern-bert', { ...c, rope_theta: c.global_rope_theta }, [['modern-bert.attention.sliding_window', T.u32, c.local_attention],
+      ['modern-bert.rope.freq_base_swa', T.f32, c.local_rope_theta], ['modern-bert.attention.sliding_window_pattern', T.u32, c.global_attn_every_n_layers]]),
+  }),
+};
+
+/** The header-only .gguf the converter port writes for a config (bytes), or null when the port has no mapping for it. */
+export function convertConfig(config) {
+  const make = BY_TYPE[config.model_type];
+  if (!make) return null;
+  const f = make(config);
+  return ggufFile({ kv: [...f.kv, ['general.name', T.str, config._name_or_path ?? config.model_type]], tensors: f.tensors ?? [] });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const out = new URL('tests/fixtures/gguf/', root);
+  mkdirSync(out, { recursive: true });
+  for (const [name, make] of Object.entries(FIXTURES)) {
+    const f = make(cfg(name));
+    writeFileSync(new URL(`${name}.gguf`, out), ggufFile({ kv: [...f.kv, ['general.name', T.str, name]], tensors: f.tensors ?? [] }));
+  }
+  console.log(`[gguf-fixtures] wrote ${Object.keys(FIXTURES).length} files to tests/fixtures/gguf/`);
+}
