@@ -100,8 +100,6 @@ function setKv(kv, k, type, value) {
   if (at >= 0) kv[at] = [k, type, value]; else kv.push([k, type, value]);
   return kv;
 }
-/** Gemma3TextConfig's defaults under the checkpoint's text_config. */
-const gemma3Text = (raw) => ({ num_attention_heads: 8, num_key_value_heads: 4, head_dim: 256, rope_theta: 1e6, max_position_embeddings: 131072, ...raw.text_config });
 const swaPattern = (c) => [T.arr, [T.bool, c.layer_types.map((t) => t === 'sliding_attention')]];
 /** The experts' keys (TextModel.set_gguf_parameters: num_local_experts / num_experts, num_experts_per_tok). */
 const experts = (arch, c) => {

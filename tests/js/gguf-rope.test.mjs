@@ -113,17 +113,79 @@ test('ropeFromGGUF: DeepSeek MLA — rotary head, yarn_log_multiplier = 0.1·msc
   assert.ok(Math.abs(r.mla.softmax_scale - m * m / Math.sqrt(192)) < 1e-12);
 });
 
-test('ropeFromGGUF: sliding layers — a file pattern, and Gemma 3 whose loader sets them in code', async () => {
-  const pat = await pe.ropeFromGGUF(model('qwen2', [['qwen2.attention.sliding_window_pattern', T.arr, [T.bool, [true, false, true, false]]],
-    ['qwen2.rope.freq_base_swa', T.f32, 5000], ['qwen2.rope.dimension_count_swa', T.u32, 64]]));
-  assert.deepEqual(pat.layers.map((l) => l.type), ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention']);
-  assertClose(pat.layer_types.sliding_attention.inv_freq, defaultInv(5000, 64), REL, 'swa');
+// The layer schedule: each expected pattern is the closed rule of llama.cpp 6c8dcaa's loader / graph for the
+// architecture (llama_hparams::set_swa_pattern(period, dense_first): dense when il % period == period − 1, or
+// il % period == 0 with dense_first; src/models/<arch>.cpp as cited), written out here per layer.
+const kinds = (r) => r.layers.map((l) => (l.rope ? l.type[0] : l.type[0].toUpperCase())).join('');
+const swaRule = (n, period, denseFirst = false) => Array.from({ length: n }, (_, il) => (denseFirst ? il % period !== 0 : il % period < period - 1));
+
+test('ropeFromGGUF layers: sliding layers where the loader reads them — Gemma 3 in code, a pattern key, dense-first ModernBERT', async () => {
   const g = await pe.ropeFromGGUF(model('gemma3', [['gemma3.attention.sliding_window', T.u32, 1024], ['gemma3.attention.key_length', T.u32, 128],
     ['gemma3.rope.scaling.type', T.str, 'linear'], ['gemma3.rope.scaling.factor', T.f32, 8]], [], { base: 1e6, layers: 12 }));
-  assert.deepEqual(g.layers.map((l) => l.type[0]).join(''), 'sssssfsssssf');
+  assert.equal(kinds(g), swaRule(12, 6).map((s) => (s ? 's' : 'f')).join(''));          // models/gemma3.cpp:7-9
   assert.equal(g.layer_types.sliding_attention.rope_type, 'default');
-  assertClose(g.layer_types.sliding_attention.inv_freq, defaultInv(10000, 128), REL, 'gemma3 local');
+  assertClose(g.layer_types.sliding_attention.inv_freq, defaultInv(10000, 128), REL, 'gemma3 local');   // hparams default 10000, no scaling
   assertClose(g.layer_types.full_attention.inv_freq, defaultInv(1e6, 128).map((x) => x / 8), REL, 'gemma3 global');
+  const g4 = await pe.ropeFromGGUF(model('gemma3', [['gemma3.attention.sliding_window', T.u32, 1024], ['gemma3.attention.sliding_window_pattern', T.u32, 4]],
+    [], { layers: 8 }));
+  assert.equal(kinds(g4), swaRule(8, 4).map((s) => (s ? 's' : 'f')).join(''));
+  const noWin = await pe.ropeFromGGUF(model('gemma3', [], [], { layers: 12 }));       // gemma3.cpp:5: no window → no sliding layers
+  assert.equal(noWin.layers, null);
+  const mb = await pe.ropeFromGGUF(model('modern-bert', [['modern-bert.attention.sliding_window', T.u32, 128],
+    ['modern-bert.rope.freq_base_swa', T.f32, 10000]], [], { base: 160000, layers: 7 }));
+  assert.equal(kinds(mb), swaRule(7, 3, true).map((s) => (s ? 's' : 'f')).join(''));   // modern-bert.cpp:10 dense_first
+  assertClose(mb.layer_types.sliding_attention.inv_freq, defaultInv(10000, 128), REL, 'modern-bert local');
+  // gpt-oss reads a scalar period only: a per-layer list is ignored and the default period 2 applies (openai-moe.cpp:9-11)
+  const go = await pe.ropeFromGGUF(model('gpt-oss', [['gpt-oss.attention.sliding_window', T.u32, 128],
+    ['gpt-oss.attention.sliding_window_pattern', T.arr, [T.bool, [true, true, true, false]]]], [], { layers: 4 }));
+  assert.equal(kinds(go), 'sfsf');
+  assert.ok(go.warnings.some((w) => /does not read/.test(w) && /default period 2/.test(w)));
+  // qwen2's loader reads no sliding keys: every layer is a full layer, said in a warning
+  const q = await pe.ropeFromGGUF(model('qwen2', [['qwen2.attention.sliding_window_pattern', T.arr, [T.bool, [true, false, true, false]]]]));
+  assert.equal(q.layers, null);
+  assert.deepEqual(Object.keys(q.layer_types), ['full_attention']);
+  assert.ok(q.warnings.some((w) => /qwen2 loader does not read it/.test(w)));
+});
+
+test('ropeFromGGUF layers: NoPE layers — EXAONE 4 globals, Llama 4 every 4th, SmolLM3 every 4th; Olmo 3 sliding layers plain', async () => {
+  const ex = await pe.ropeFromGGUF(model('exaone4', [], [], { layers: 64 }));            // exaone4.cpp:4-9 (64 layers), :116
+  assert.equal(kinds(ex), 'sssF'.repeat(16));
+  assert.equal(ex.layer_types.full_attention, false);
+  assert.ok(ex.layer_types.sliding_attention.inv_freq.length > 0);
+  assert.equal((await pe.ropeFromGGUF(model('exaone4', [], [], { layers: 32 }))).layers, null);   // other sizes: no SWA, all RoPE
+  const l4 = await pe.ropeFromGGUF(model('llama4', [], [], { layers: 8 }));               // llama4.cpp:13-21 chunked, :145 NoPE
+  assert.equal(kinds(l4), 'cccFcccF');
+  assert.equal(l4.layer_types.full_attention, false);
+  // sliding_window = 0: n_no_rope_layer_step = n_layer (llama4.cpp:11), so (il + 1) % n_layer leaves the last layer unrotated
+  assert.equal(kinds(await pe.ropeFromGGUF(model('llama4', [['llama4.attention.sliding_window', T.u32, 0]], [], { layers: 8 }))), 'fffffffF');
+  const sm = await pe.ropeFromGGUF(model('smollm3', [], [], { layers: 8 }));              // smollm3.cpp:5, :69
+  assert.deepEqual(sm.layers.map((l) => l.rope), [true, true, true, false, true, true, true, false]);
+  assert.equal(sm.layer_types.full_attention.rope_type, 'default');   // the rotating layers keep the file's RoPE
+  const ol = await pe.ropeFromGGUF(model('olmo2', [['olmo2.attention.sliding_window', T.u32, 4096], ['olmo2.rope.scaling.type', T.str, 'yarn'],
+    ['olmo2.rope.scaling.factor', T.f32, 8], ['olmo2.rope.scaling.original_context_length', T.u32, 8192]], [], { base: 500000, ctx: 65536, layers: 8 }));
+  assert.equal(kinds(ol), 'sssfsssf');                                                    // olmo2.cpp:9-11
+  assertClose(ol.layer_types.sliding_attention.inv_freq, defaultInv(500000, 128), REL, 'olmo3 sliding');   // olmo2.cpp:120-133
+  assert.equal(ol.layer_types.sliding_attention.attention_scaling, 1);
+  assertClose(ol.layer_types.full_attention.inv_freq, yarnInv(500000, 128, 8, 8192), 1e-12, 'olmo3 full');
+});
+
+test('ropeFromGGUF layers: recurrent layers — Qwen3.5 by full_attention_interval or a list, LFM2 by head_count_kv = 0', async () => {
+  const q = await pe.ropeFromGGUF(model('qwen35', [['qwen35.full_attention_interval', T.u32, 3]], [], { layers: 6 }));   // qwen35.cpp:21-25
+  assert.equal(kinds(q), 'LLfLLf');
+  assert.equal(q.layer_types.linear_attention, false);
+  assert.equal(kinds(await pe.ropeFromGGUF(model('qwen35', [], [], { layers: 8 }))), 'LLLfLLLf');   // default interval 4
+  const ql = await pe.ropeFromGGUF(model('qwen3next', [['qwen3next.attention.recurrent_layers', T.arr, [T.bool, [false, true, true, false]]]]));
+  assert.equal(kinds(ql), 'fLLf');
+  const lf = await pe.ropeFromGGUF(ggufFile({ kv: [['general.architecture', T.str, 'lfm2'], ['lfm2.block_count', T.u32, 5], ['lfm2.context_length', T.u32, 8192],
+    ['lfm2.embedding_length', T.u32, 2048], ['lfm2.attention.head_count', T.u32, 32], ['lfm2.attention.head_count_kv', T.arr, [T.u32, [0, 0, 8, 0, 8]]]] }));
+  assert.equal(kinds(lf), 'CCfCf');                                                       // lfm2.cpp:10
+  assert.equal(lf.layer_types.conv, false);
+});
+
+test('ropeFromGGUF: architectures llama.cpp lists with a rope type but whose graph uses learned positions are refused', async () => {
+  for (const arch of ['starcoder', 'bert']) {
+    await assert.rejects(pe.ropeFromGGUF(model(arch)), new RegExp(`^PosencError: gguf: architecture '${arch}' uses learned absolute positions, not RoPE`));
+  }
 });
 
 test('ropeFromGGUF: M-RoPE sections, interleaved M-RoPE, unknown and RoPE-less architectures', async () => {

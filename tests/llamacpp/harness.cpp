@@ -47,6 +47,15 @@ static bool use_rope(llm_arch arch, const llama_hparams & hp, uint32_t il, std::
         case LLM_ARCH_SMOLLM3:  // src/models/smollm3.cpp:69 (n_no_rope_layer_step = 4 set in load_arch_hparams, :5)
             why = "models/smollm3.cpp:69 use_rope = (il + 1) % n_no_rope_layer_step != 0";
             return (il + 1) % hp.n_no_rope_layer_step != 0;
+        case LLM_ARCH_SMALLTHINKER:  // src/models/smallthinker.cpp:108
+            why = "models/smallthinker.cpp:108 use_rope = n_no_rope_layer_step == n_layer || il % n_no_rope_layer_step != 0";
+            return hp.n_no_rope_layer_step == hp.n_layer() || il % hp.n_no_rope_layer_step != 0;
+        case LLM_ARCH_AFMOE:    // src/models/afmoe.cpp:137
+            why = "models/afmoe.cpp:137 use_rope = n_no_rope_layer_step > 0 && (il + 1) % n_no_rope_layer_step != 0";
+            return hp.n_no_rope_layer_step > 0 && (il + 1) % hp.n_no_rope_layer_step != 0;
+        case LLM_ARCH_COHERE2:  // src/models/cohere2.cpp:91
+            why = "models/cohere2.cpp:91 rope only if is_swa(il)";
+            return hp.is_swa(il);
         case LLM_ARCH_EXAONE4:  // src/models/exaone4.cpp:116
             why = "models/exaone4.cpp:116 use_rope = is_swa(il) || swa_type == NONE";
             return hp.is_swa(il) || hp.swa_type == LLAMA_SWA_TYPE_NONE;

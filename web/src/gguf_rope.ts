@@ -11,8 +11,8 @@ import type { RopeScalingParams, RopeType } from './rope_config.js';
 import type { ConfigRope, RopeFromConfig } from './config/rope_from_config.js';
 import { PosencError, check } from './validate.js';
 import type { GgufFile, GgufHeader, GgufValue } from './gguf_source.js';
-import { LLAMA_CPP_COMMIT, ggufPairing } from './gguf_arch.js';
-import type { GgufPairing } from './gguf_arch.js';
+import { LEARNED_POSITIONS, LLAMA_CPP_COMMIT, NOPE_STEP, RECURRENT_RULES, SWA_RULES, ggufPairing } from './gguf_arch.js';
+import type { GgufPairing, SwaRule } from './gguf_arch.js';
 
 /** One layer type's RoPE read from a .gguf (layout null: the architecture is not in llama.cpp's table). */
 export interface GgufRope extends Omit<ConfigRope, 'layout'> {
@@ -44,8 +44,9 @@ const ROPE_KEYS = ['rope.dimension_count', 'rope.dimension_count_swa', 'rope.dim
   'attention.key_length_mla', 'attention.value_length_mla', 'attention.key_length_swa', 'attention.value_length_swa',
   'attention.sliding_window', 'attention.sliding_window_pattern', 'attention.temperature_length', 'attention.temperature_scale'];
 
-/** llama.cpp's loader sets these sliding-layer values in code for the architecture (load_hparams), not from the file. */
-const SWA_IN_CODE: Record<string, { pattern: number; base: number }> = { gemma3: { pattern: 6, base: 10000 }, 'gemma-embedding': { pattern: 6, base: 10000 } };
+const AT = 'ggml-org/llama.cpp@6c8dcaa src/';
+/** Loaders (6c8dcaa) that read a per-layer sliding list; not in SWA_RULES (their graphs not yet checked). */
+const ARRAY_SWA = ['gemma4', 'gemma4-assistant', 'mimo2', 'step35', 'dflash', 'cohere2moe', 'mellum', 'laguna'];
 
 export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: number | undefined): Promise<RopeFromGGUF> {
   const h: GgufHeader = file.header;
@@ -77,6 +78,10 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
       'the channel pairing (NORM = interleaved, NEOX = half-split) is not in the file, so layout is null');
   }
   if (pairing === 'none') throw new PosencError(`gguf: architecture '${arch}' uses no RoPE in llama.cpp (llama_model_rope_type: NONE)`);
+  if (LEARNED_POSITIONS[arch]) {
+    throw new PosencError(`gguf: architecture '${arch}' uses learned absolute positions, not RoPE: llama_model_rope_type lists it, but its graph ` +
+      `never rotates q/k (${AT}${LEARNED_POSITIONS[arch]})`);
+  }
   if (h.version === 1) warnings.push('GGUF version 1: current llama.cpp refuses to load v1 files (gguf.cpp)');
 
   const nEmbd = num('embedding_length'), nHead = num('attention.head_count');
@@ -147,7 +152,9 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
     let inv = r.invFreq;
     let type = p.rope_type as RopeType;
     let f = r.factor;
-    if (freqs && source === `${arch}.rope`) {
+    // llama_model::get_rope_factors returns the layer's rope_freqs for every layer that rotates (the loaders create it
+    // for all layers, TENSOR_DUPLICATED), sliding ones included
+    if (freqs && p.rope_type !== 'longrope') {
       if (freqs.length !== inv.length) throw new PosencError(`gguf: rope_freqs.weight has ${freqs.length} values (expected rotary_dim/2 = ${inv.length})`);
       if (!freqs.every((x) => Number.isFinite(x) && x > 0)) throw new PosencError('gguf: rope_freqs.weight values must be finite and > 0');
       inv = inv.map((x, i) => x / freqs[i]);
@@ -169,35 +176,36 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
     warnings.push('rope_freqs.weight: inv_freq[i] = freq_base^(−2i/n_rot) / rope_freqs[i] (ggml_rope_ext freq_factors; the converter stores ' +
       'Llama 3 scaling this way): factor is the largest divisor; low_freq_factor / high_freq_factor are not in the file, so llama3_bands is null');
   }
-  const layer_types: Record<string, GgufRope | false> = { full_attention: top };
+  const sched = schedule(arch, md, key, num, warnings);
+  const layer_types: Record<string, GgufRope | false> = {};
   let layers: RopeFromConfig['layers'] = null;
-  const nLayer = num('block_count');
-  const pat = md[key('attention.sliding_window_pattern')];
-  const inCode = SWA_IN_CODE[arch];
-  let isSwa: ((il: number) => boolean) | null = null;
-  if (Array.isArray(pat)) isSwa = (il) => pat[il] === true;
-  else if (pat !== undefined && pat !== null) {
-    const n = Number(pat);
-    isSwa = (il) => n === 0 || il % n < n - 1;
-  } else if (inCode && num('attention.sliding_window')) {
-    isSwa = (il) => il % inCode.pattern < inCode.pattern - 1;
-    warnings.push(`${arch}: llama.cpp sets the sliding-window pattern (every ${inCode.pattern}th layer global) and the sliding layers' base ` +
-      `${inCode.base} without scaling in code (load_hparams), not from the file`);
-  }
-  if (isSwa && nLayer !== null) {
-    layers = Array.from({ length: nLayer }, (_, il) => ({ type: isSwa!(il) ? 'sliding_attention' : 'full_attention', rope: true }));
-    if (layers.some((l) => l.type === 'sliding_attention')) {
-      const swaBase = inCode && !(key('rope.freq_base_swa') in md) ? inCode.base : num('rope.freq_base_swa') ?? theta;
-      const hdSwa = num('attention.key_length_swa') ?? headDim;
-      const pSwa: RopeScalingParams = inCode ? { rope_type: 'default', rope_theta: swaBase, rotary_dim: num('rope.dimension_count_swa') ?? hdSwa }
-        : { ...params, rope_theta: swaBase, rotary_dim: num('rope.dimension_count_swa') ?? rotary };
-      if (!inCode && params.rope_type !== 'default') {
-        warnings.push('sliding layers: llama.cpp applies the full layers\' scaling to them unless the architecture\'s loader overrides it; ' +
-          'the converter maps only the full-attention layers\' scaling (HF may scale them differently)');
+  if (sched) {
+    layers = sched.layers;
+    for (const l of sched.layers) {
+      if (l.type in layer_types) continue;
+      const rotates = sched.layers.some((x) => x.type === l.type && x.rope);
+      if (!rotates) layer_types[l.type] = false;
+      else if (l.type !== sched.slidingKind) layer_types[l.type] = top;
+      else {
+        const rule = sched.rule!;
+        const hdSwa = num('attention.key_length_swa') ?? headDim;
+        const rotSwa = num('rope.dimension_count_swa') ?? rotary;
+        const baseSwa = num('rope.freq_base_swa') ?? (rule.inherit === 'none' ? 10000 : theta);
+        const pSwa: RopeScalingParams = rule.inherit === 'all' ? { ...params, rope_theta: baseSwa, rotary_dim: rotSwa }
+          : { rope_type: 'default', rope_theta: baseSwa, rotary_dim: rotSwa };
+        if (rule.inherit === 'all' && params.rope_type !== 'default') {
+          warnings.push(`sliding layers: llama.cpp applies the full layers' ${params.rope_type} scaling to them too (${AT}${rule.at}); HF may not`);
+        } else if (rule.inherit !== 'all' && params.rope_type !== 'default') {
+          warnings.push(`sliding layers: plain RoPE at base ${baseSwa}, without the full layers' ${params.rope_type} scaling (${AT}${rule.at})`);
+        }
+        const src = key('rope.freq_base_swa') in md ? `${arch}.rope.freq_base_swa` : `${arch}.rope (sliding layers, ${rule.at})`;
+        layer_types[l.type] = compute(pSwa, src, hdSwa);
       }
-      layer_types.sliding_attention = compute(pSwa, `${arch}.rope.freq_base_swa`, hdSwa);
     }
+  } else {
+    layer_types.full_attention = top;
   }
+  const firstRope = Object.keys(layer_types).find((k) => layer_types[k] !== false) ?? 'full_attention';
   let mla: RopeFromConfig['mla'] = null;
   if (isMla) {
     const qk = kMla ?? headDim;
@@ -221,10 +229,98 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
   }
   const mrope = pairing === 'mrope' || pairing === 'imrope';
   return {
-    ...top, layer_type: 'full_attention', layer_types, layers, model_type: arch, seq_len: seq ?? null, mla, attn_temperature,
+    ...top, layer_type: firstRope, layer_types, layers, model_type: arch, seq_len: seq ?? null, mla, attn_temperature,
     mrope_section: mrope && sections ? [sections[0], sections[1], sections[2]] : null, mrope_interleaved: mrope ? pairing === 'imrope' : null,
     vision_rope: null, warnings,
     gguf: { architecture: arch, version: h.version, pairing, keys, tensors: { rope_freqs: freqs, rope_factors_long: long, rope_factors_short: short },
       bytes_read: h.bytes_read, file_size: h.file_size },
+  };
+}
+
+interface Schedule {
+  layers: { type: string; rope: boolean }[];
+  /** The kind name of the sliding layers (null: none). */
+  slidingKind: string | null;
+  rule: SwaRule | null;
+}
+
+/**
+ * Per layer: sliding or not, recurrent or not, rotated or not — as llama.cpp 6c8dcaa's loader and graph decide them for
+ * the architecture (tables in gguf_arch.ts, each with its source line). Null when every layer is the same RoPE layer.
+ */
+function schedule(arch: string, md: GgufHeader['metadata'], key: (k: string) => string, num: (k: string) => number | null,
+  warnings: string[]): Schedule | null {
+  const n = num('block_count');
+  if (n === null || !Number.isInteger(n) || n < 1) return null;
+  const swa = new Array<boolean>(n).fill(false), recr = new Array<boolean>(n).fill(false), nope = new Array<boolean>(n).fill(false);
+  let rule: SwaRule | null = SWA_RULES[arch] ?? null;
+  let kind = 'sliding_attention';
+  const patV = md[key('attention.sliding_window_pattern')];
+  const window = md[key('attention.sliding_window')];
+  if (rule) {
+    const on = rule.when === 'always' || (rule.when === 'window' && Number(window ?? 0) > 0) || (rule.when === 'layers64' && n === 64) ||
+      (rule.when === 'llama4' && !(window !== undefined && Number(window) === 0));
+    if (!on) rule = null;
+  }
+  if (rule) {
+    kind = rule.kind ?? kind;
+    let period = rule.period;
+    if (Array.isArray(patV)) {
+      if (rule.array) patV.forEach((v, il) => { if (il < n) swa[il] = v === true || v === 1; });
+      else warnings.push(`${key('attention.sliding_window_pattern')}: a per-layer list, which llama.cpp's ${arch} loader does not read ` +
+        `(get_key_or_arr into a scalar returns false): the default period ${period} applies (${AT}${rule.at})`);
+    } else if (patV !== undefined && patV !== null) {
+      period = Number(patV);
+    } else {
+      warnings.push(`${arch}: the sliding-window period ${period} (every ${rule.denseFirst ? 'first' : `${period}th`} layer global) is llama.cpp's default ` +
+        `in code, not in the file (${AT}${rule.at})`);
+    }
+    if (!(Array.isArray(patV) && rule.array)) {
+      for (let il = 0; il < n; il++) swa[il] = period === 0 || (rule.denseFirst ? il % period !== 0 : il % period < period - 1);
+    }
+    if (rule.ropeOnlySliding) for (let il = 0; il < n; il++) nope[il] = !swa[il];
+  } else if (patV !== undefined && patV !== null && !(arch in SWA_RULES)) {
+    if (ARRAY_SWA.includes(arch)) {
+      // loaders that read the per-layer list (get_key_or_arr into is_swa_impl) or a period; their sliding layers' RoPE
+      // is taken as the full layers' with rope.freq_base_swa (not yet checked against each graph)
+      if (Array.isArray(patV)) patV.forEach((v, il) => { if (il < n) swa[il] = v === true || v === 1; });
+      else { const p = Number(patV); for (let il = 0; il < n; il++) swa[il] = p === 0 || il % p < p - 1; }
+      rule = { period: 0, denseFirst: false, when: 'always', inherit: 'all', at: `models/${arch}.cpp load_arch_hparams` };
+    } else {
+      warnings.push(`${key('attention.sliding_window_pattern')}: llama.cpp's ${arch} loader does not read it (no sliding layers; ` +
+        `${AT}models/ load_arch_hparams): every layer is treated as a full-attention layer`);
+    }
+  }
+  if (arch === 'llama4' && rule) {
+    for (let il = 0; il < n; il++) nope[il] = (il + 1) % 4 === 0;   // models/llama4.cpp:145 (n_no_rope_layer_step 4)
+    warnings.push(`llama4: every 4th layer is NoPE (llama_hparams n_no_rope_layer_step = 4, ${AT}models/llama4.cpp:145), chunked attention on the others`);
+  } else if (arch === 'llama4') {
+    // sliding_window = 0: n_no_rope_layer_step = n_layer, meant as "always use rope" (llama4.cpp:11), but the graph's
+    // (il + 1) % n_no_rope_layer_step != 0 (:145) leaves the last layer unrotated
+    nope[n - 1] = true;
+    warnings.push(`llama4 with ${key('attention.sliding_window')} = 0: llama.cpp rotates every layer but the last (n_no_rope_layer_step = n_layer, ` +
+      `${AT}models/llama4.cpp:11 and :145)`);
+  }
+  const nopeRule = NOPE_STEP[arch];
+  if (nopeRule) for (let il = 0; il < n; il++) nope[il] = nope[il] || (il + 1) % nopeRule.step === 0;
+  const rr = RECURRENT_RULES[arch];
+  if (rr) {
+    if (rr.by === 'interval') {
+      const list = md[key('attention.recurrent_layers')];
+      if (Array.isArray(list)) list.forEach((v, il) => { if (il < n) recr[il] = v === true || Number(v) !== 0; });
+      else {
+        const every = num('full_attention_interval') ?? 4;
+        for (let il = 0; il < n; il++) recr[il] = (il + 1) % every !== 0;
+      }
+    } else {
+      const kv = md[key('attention.head_count_kv')];
+      if (Array.isArray(kv)) kv.forEach((v, il) => { if (il < n) recr[il] = Number(v) === 0; });
+    }
+  }
+  if (!swa.some(Boolean) && !recr.some(Boolean) && !nope.some(Boolean)) return null;
+  const rk = rr ? rr.kind : 'recurrent';
+  return {
+    layers: Array.from({ length: n }, (_, il) => ({ type: recr[il] ? rk : swa[il] ? kind : 'full_attention', rope: !recr[il] && !nope[il] })),
+    slidingKind: swa.some(Boolean) ? kind : null, rule,
   };
 }
