@@ -168,6 +168,17 @@ const BY_TYPE = {
         [T.u32, c.layer_types.map((t) => (t === 'full_attention' ? c.num_key_value_heads : 0))]),
     };
   },
+  // MiniCPM3Model: the MLA lengths (key_length = qk_nope + qk_rope, rope dims = qk_rope_head_dim, q/kv LoRA ranks), no
+  // base (rope_theta absent: 10000 both sides) and no scaling keys; LongRoPE's factors as rope_factors_long/short (F32)
+  minicpm3: (c) => {
+    const n = c.qk_rope_head_dim / 2;
+    return {
+      kv: base('minicpm3', c, [['minicpm3.attention.q_lora_rank', T.u32, c.q_lora_rank], ['minicpm3.attention.kv_lora_rank', T.u32, c.kv_lora_rank],
+        ['minicpm3.attention.key_length', T.u32, c.qk_nope_head_dim + c.qk_rope_head_dim], ['minicpm3.rope.dimension_count', T.u32, c.qk_rope_head_dim]]),
+      tensors: [{ name: 'rope_factors_long.weight', dims: [n], type: 0, data: f32Bytes(c.rope_scaling.long_factor) },
+        { name: 'rope_factors_short.weight', dims: [n], type: 0, data: f32Bytes(c.rope_scaling.short_factor) }],
+    };
+  },
   // ModernBertModel: sliding_window = local_attention, freq_base = global_rope_theta, freq_base_swa =
   // local_rope_theta, sliding_window_pattern = global_attn_every_n_layers
   modernbert: (c) => ({

@@ -144,6 +144,9 @@ function checkAgainst(t, name, source, ll, r, suffix = '') {
 const PENDING = {
   'gpt-oss-120b.json · config': 'YaRN truncate=false is not honoured: llama.cpp floors/ceils the correction range always ' +
     '(ggml/src/ggml.c ggml_rope_yarn_corr_dims at 6c8dcaa; the converter writes no truncate key)',
+  'MiniCPM3-4B.json · full_attention · config': 'layout: posenc reads HF MiniCPM3 as interleaved (DeepSeek-style q_pe view), llama.cpp ' +
+    'rotates NEOX pairs (llama_model_rope_type: MINICPM3 → NEOX, src/llama-model.cpp at 6c8dcaa): equal only if convert_hf_to_gguf ' +
+    'MiniCPM3Model reorders the rope rows, not verified here; frequencies are checked by the gguf group',
   'Olmo-3.1-32B-Instruct.json · sliding_attention · config': 'Olmo 3 sliding layers: plain RoPE (freq_scale 1, ext_factor 0, ' +
     'attn_factor 1) at the full layers\' base (src/models/olmo2.cpp:118-133 and :13-15 at 6c8dcaa)',
 };
