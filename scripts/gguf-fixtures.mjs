@@ -106,6 +106,20 @@ const experts = (arch, c) => {
   const n = c.num_local_experts ?? c.num_experts, used = c.num_experts_per_tok;
   return n ? [[`${arch}.expert_count`, T.u32, n], [`${arch}.expert_used_count`, T.u32, used]] : [];
 };
+/**
+ * TextModel.set_gguf_parameters' YaRN keys (conversion/base.py at ggml-org/llama.cpp 0024aa74): type, factor,
+ * original_max_position_embeddings, then extrapolation_factor, attention_factor (or attn_factor), beta_fast, beta_slow when set.
+ */
+function yarnKeys(arch, r) {
+  const kv = [[`${arch}.rope.scaling.type`, T.str, 'yarn'], [`${arch}.rope.scaling.factor`, T.f32, r.factor],
+    [`${arch}.rope.scaling.original_context_length`, T.u32, r.original_max_position_embeddings]];
+  if (r.extrapolation_factor != null) kv.push([`${arch}.rope.scaling.yarn_ext_factor`, T.f32, r.extrapolation_factor]);
+  const af = r.attention_factor ?? r.attn_factor;
+  if (af != null) kv.push([`${arch}.rope.scaling.yarn_attn_factor`, T.f32, af]);
+  if (r.beta_fast != null) kv.push([`${arch}.rope.scaling.yarn_beta_fast`, T.f32, r.beta_fast]);
+  if (r.beta_slow != null) kv.push([`${arch}.rope.scaling.yarn_beta_slow`, T.f32, r.beta_slow]);
+  return kv;
+}
 /** LlamaModel for every llama config (Llama 3.2 as 3.1): the rope_freqs tensor when rope_type is llama3. */
 function llamaModel(c) {
   const dim = c.head_dim ?? c.hidden_size / c.num_attention_heads;
@@ -142,11 +156,17 @@ const BY_TYPE = {
     tensors: [{ name: 'rope_freqs.weight', dims: [c.head_dim / 2], type: 0, data: f32Bytes(llama3Factors(c)) }],
   }),
   // Olmo2Model (Olmo 3): sliding_window and the per-layer pattern (bool array), YaRN from rope_scaling (TextModel)
-  olmo3: (c) => ({
-    kv: base('olmo2', c, [['olmo2.attention.sliding_window', T.u32, c.sliding_window], ['olmo2.attention.sliding_window_pattern', ...swaPattern(c)],
-      ['olmo2.rope.scaling.type', T.str, 'yarn'], ['olmo2.rope.scaling.factor', T.f32, c.rope_scaling.factor],
-      ['olmo2.rope.scaling.original_context_length', T.u32, c.rope_scaling.original_max_position_embeddings]]),
-  }),
+  olmo3: (c) => ({ kv: base('olmo2', c, [['olmo2.attention.sliding_window', T.u32, c.sliding_window],
+    ['olmo2.attention.sliding_window_pattern', ...swaPattern(c)], ...yarnKeys('olmo2', c.rope_scaling)]) }),
+  // Mistral3Model.Ministral3Model (LlamaModel): head_dim rope dims, TextModel's YaRN keys, then yarn_log_multiplier =
+  // mscale_all_dim (as is) and attention.temperature_scale = llama_4_scaling_beta
+  mistral3: (raw) => {
+    const c = raw.text_config, rp = c.rope_parameters;
+    return {
+      kv: base('mistral3', c, [['mistral3.rope.dimension_count', T.u32, c.head_dim], ...yarnKeys('mistral3', rp),
+        ['mistral3.rope.scaling.yarn_log_multiplier', T.f32, rp.mscale_all_dim], ['mistral3.attention.temperature_scale', T.f32, rp.llama_4_scaling_beta]]),
+    };
+  },
   // Qwen3_5TextModel (Qwen3NextModel's keys): full_attention_interval, M-RoPE sections padded to 4, rope dims =
   // head_dim · partial_rotary_factor, the linear-attention (SSM) sizes
   qwen3_5: (raw) => {

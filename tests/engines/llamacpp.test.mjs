@@ -55,7 +55,7 @@ const pairOf = (layout, i, rot) => (layout === 'interleaved' ? [2 * i, 2 * i + 1
  * (2i, 2i+1) of the file are HF's rotate_half pairs (i, i + n_rot/2) of the checkpoint, so a config's 'half_split'
  * is compared channel for channel through that permutation.
  */
-const PERMUTED = new Set(['llama']);
+const PERMUTED = new Set(['llama', 'mistral3']);   // Ministral3Model is a LlamaModel
 
 /**
  * posenc's rotation of the harness's q through the public API (pe.ropeApply with the description's inv_freq,

@@ -76,6 +76,20 @@ test('ropeFromGGUF: linear (rope.scaling.factor and the legacy rope.scale_linear
   assert.equal(y.original_max_position_embeddings, 32768);
   assertClose(y.inv_freq, yarnInv(1e6, 128, 4, 32768), REL, 'yarn');
   assert.ok(Math.abs(y.attention_scaling - (1 + 0.1 * Math.log(4))) < 1e-15);
+  // YaRN keys as llama.cpp 6c8dcaa reads them: qwen2's loader reads no yarn_* key (betas 32 / 1, llama_hparams defaults),
+  // and llama_context sets the cos/sin factor to 1 + 0.1·ln(factor) whatever yarn_attn_factor says (llama-context.cpp:194-229)
+  const yk = [['qwen2.rope.scaling.type', T.str, 'yarn'], ['qwen2.rope.scaling.factor', T.f32, 4], ['qwen2.rope.scaling.original_context_length', T.u32, 32768],
+    ['qwen2.rope.scaling.yarn_attn_factor', T.f32, 1.5], ['qwen2.rope.scaling.yarn_beta_fast', T.f32, 16]];
+  const yq = await pe.ropeFromGGUF(model('qwen2', yk, [], { base: 1e6, ctx: 131072 }));
+  assertClose(yq.inv_freq, yarnInv(1e6, 128, 4, 32768, 32, 1), REL, 'yarn, betas not read');
+  assert.ok(Math.abs(yq.attention_scaling - (1 + 0.1 * Math.log(4))) < 1e-15);
+  assert.ok(yq.warnings.some((w) => /yarn_beta_fast = 16: llama.cpp's qwen2 loader does not read it/.test(w)));
+  assert.ok(yq.warnings.some((w) => /yarn_attn_factor = 1.5: not applied/.test(w)));
+  // mistral3 reads the betas and the log multiplier (mistral3.cpp:7-9): factor get_mscale(f, 1) / get_mscale(f, log_mul)
+  const m3 = await pe.ropeFromGGUF(model('mistral3', [...yk.map(([k, t, v]) => [k.replace('qwen2.', 'mistral3.'), t, v]),
+    ['mistral3.rope.scaling.yarn_log_multiplier', T.f32, 2]], [], { base: 1e6, ctx: 131072 }));
+  assertClose(m3.inv_freq, yarnInv(1e6, 128, 4, 32768, 16, 1), REL, 'mistral3 yarn, beta_fast read');
+  assert.ok(Math.abs(m3.attention_scaling - (1 + 0.1 * Math.log(4)) / (1 + 0.2 * Math.log(4))) < 1e-7);
   await assert.rejects(pe.ropeFromGGUF(model('qwen2', [['qwen2.rope.scaling.type', T.str, 'dynamic']])),
     /^PosencError: gguf: qwen2.rope.scaling.type 'dynamic' is not one of 'none', 'linear', 'yarn', 'longrope'/);
 });

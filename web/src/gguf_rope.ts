@@ -45,6 +45,11 @@ const ROPE_KEYS = ['rope.dimension_count', 'rope.dimension_count_swa', 'rope.dim
   'attention.sliding_window', 'attention.sliding_window_pattern', 'attention.temperature_length', 'attention.temperature_scale'];
 
 const AT = 'ggml-org/llama.cpp@6c8dcaa src/';
+/** The YaRN keys each loader reads (6c8dcaa src/models/<arch>.cpp load_arch_hparams); absent = none. */
+const YARN_READS: Record<string, string[]> = {
+  grok: ['yarn_ext_factor', 'yarn_attn_factor', 'yarn_beta_fast', 'yarn_beta_slow'],
+  mistral3: ['yarn_beta_fast', 'yarn_beta_slow', 'yarn_log_multiplier'],
+};
 /** Loaders (6c8dcaa) that read a per-layer sliding list; not in SWA_RULES (their graphs not yet checked). */
 const ARRAY_SWA = ['gemma4', 'gemma4-assistant', 'mimo2', 'step35', 'dflash', 'cohere2moe', 'mellum', 'laguna'];
 
@@ -116,13 +121,33 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
       `${key('rope.scaling.original_context_length')} = ${orig}, else rope_factors_short (llama_model::get_rope_factors); HF picks by the ` +
       'current sequence length. The factors here follow seq_len');
   } else if (stype === 'yarn') {
-    Object.assign(params, { rope_type: 'yarn', factor, beta_fast: num('rope.scaling.yarn_beta_fast') ?? 32, beta_slow: num('rope.scaling.yarn_beta_slow') ?? 1 });
+    // Only some loaders read the YaRN keys (6c8dcaa: grok.cpp:24-27 all four, mistral3.cpp:7-9 the betas and the log
+    // multiplier, deepseek2/deepseek32 the log multiplier); the others run with llama_hparams' defaults (beta 32 / 1)
+    const reads = YARN_READS[arch] ?? [];
+    const yk = (k: string, dflt: number) => {
+      const v = num(`rope.scaling.${k}`);
+      if (v !== null && !reads.includes(k) && v !== dflt) {
+        warnings.push(`${key(`rope.scaling.${k}`)} = ${v}: llama.cpp's ${arch} loader does not read it (${dflt} is used)`);
+      }
+      return reads.includes(k) ? v ?? dflt : dflt;
+    };
+    Object.assign(params, { rope_type: 'yarn', factor, beta_fast: yk('yarn_beta_fast', 32), beta_slow: yk('yarn_beta_slow', 1) });
     if (orig !== null) params.original_max_position_embeddings = orig;
+    // llama_context (llama-context.cpp:194-231): with ext_factor ≠ 0 the cos/sin factor is YaRN's get_mscale(factor) (or
+    // the log-multiplier ratio), whatever yarn_attn_factor says, times rope.scaling.attn_factor
     const yaf = num('rope.scaling.yarn_attn_factor');
-    if (yaf !== null && yaf !== 1) params.attention_factor = yaf * (factor > 1 ? 1 + 0.1 * Math.log(factor) : 1);
-    const ext = num('rope.scaling.yarn_ext_factor');
+    if (yaf !== null && yaf !== 1) {
+      warnings.push(`${key('rope.scaling.yarn_attn_factor')} = ${yaf}: not applied — ${reads.includes('yarn_attn_factor') ? 'read by the loader, but ' : ''}` +
+        'llama_context replaces the YaRN attention factor by get_mscale(factor) (src/llama-context.cpp:194-229 at 6c8dcaa)');
+    }
+    const ext = reads.includes('yarn_ext_factor') ? num('rope.scaling.yarn_ext_factor') : null;
     if (ext !== null && ext !== 1) warnings.push(`${key('rope.scaling.yarn_ext_factor')} = ${ext}: llama.cpp blends the YaRN ramp by it; the frequencies here use HF's full ramp (1)`);
-  } else if (stype === 'linear' && factor !== 1) {
+    const logMulY = reads.includes('yarn_log_multiplier') ? num('rope.scaling.yarn_log_multiplier') : null;
+    const ra = num('rope.scaling.attn_factor') ?? 1;
+    const mscale = (m: number) => (factor <= 1 ? 1 : 0.1 * m * Math.log(factor) + 1);
+    if (logMulY !== null && logMulY !== 0) params.attention_factor = (mscale(1) / mscale(logMulY)) * ra;   // mistral3: mscale 1 / mscale_all_dim
+    else if (ra !== 1) params.attention_factor = mscale(1) * ra;
+    } else if (stype === 'linear' && factor !== 1) {
     Object.assign(params, { rope_type: 'linear', factor });
   } else if (stype === 'none' && factorRaw !== 0) {
     warnings.push(`${key('rope.scaling.factor')} = ${factorRaw} with scaling type 'none': not applied`);
