@@ -188,6 +188,13 @@ const BY_TYPE = {
         [T.u32, c.layer_types.map((t) => (t === 'full_attention' ? c.num_key_value_heads : 0))]),
     };
   },
+  // Phi2Model (phi, phi-1): rope dims = int(partial_rotary_factor · n_embd) // n_head, with transformers' PhiConfig
+  // default 0.5 when the config has none (the converter reads the config through AutoConfig; a legacy rotary_dim key is
+  // not read); no freq_base key (10000 both sides), context from n_positions / max_position_embeddings
+  phi: (c) => {
+    const kv = base('phi2', c, [['phi2.rope.dimension_count', T.u32, Math.trunc(Math.trunc((c.partial_rotary_factor ?? 0.5) * c.hidden_size) / c.num_attention_heads)]]);
+    return { kv: kv.filter(([k]) => k !== 'phi2.rope.freq_base') };
+  },
   // MiniCPM3Model: the MLA lengths (key_length = qk_nope + qk_rope, rope dims = qk_rope_head_dim, q/kv LoRA ranks), no
   // base (rope_theta absent: 10000 both sides) and no scaling keys; LongRoPE's factors as rope_factors_long/short (F32)
   minicpm3: (c) => {
