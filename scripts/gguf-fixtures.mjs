@@ -195,6 +195,9 @@ const BY_TYPE = {
     const kv = base('phi2', c, [['phi2.rope.dimension_count', T.u32, Math.trunc(Math.trunc((c.partial_rotary_factor ?? 0.5) * c.hidden_size) / c.num_attention_heads)]]);
     return { kv: kv.filter(([k]) => k !== 'phi2.rope.freq_base') };
   },
+  // GPT2Model: block_count n_layer, context n_ctx, embedding n_embd, head_count n_head (learned positions, no RoPE keys)
+  gpt2: (c) => ({ kv: [['general.architecture', T.str, 'gpt2'], ['gpt2.block_count', T.u32, c.n_layer], ['gpt2.context_length', T.u32, c.n_ctx],
+    ['gpt2.embedding_length', T.u32, c.n_embd], ['gpt2.attention.head_count', T.u32, c.n_head]] }),
   // MiniCPM3Model: the MLA lengths (key_length = qk_nope + qk_rope, rope dims = qk_rope_head_dim, q/kv LoRA ranks), no
   // base (rope_theta absent: 10000 both sides) and no scaling keys; LongRoPE's factors as rope_factors_long/short (F32)
   minicpm3: (c) => {

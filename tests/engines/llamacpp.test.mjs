@@ -249,3 +249,14 @@ test('llama.cpp vs ropeFromGGUF: learned absolute positions (starcoder, bert) â€
     await assert.rejects(pe.ropeFromGGUF(file), new RegExp(`architecture '${arch}' uses learned absolute positions`));
   }
 });
+
+test('llama.cpp vs posenc: a config without RoPE (tests/fixtures/configs/not-rope/gpt2.json) â€” llama.cpp rotates no layer, posenc refuses', async () => {
+  const config = JSON.parse(readFileSync(join(cfgDir, 'not-rope/gpt2.json'), 'utf8'));
+  const file = join(tmp, 'gpt2.gguf');
+  writeFileSync(file, convertConfig(config));
+  const ll = llamacpp(file);
+  assert.ok(!ll.error, ll.error);
+  assert.ok(ll.layers.every((l) => !l.rope), 'llama.cpp rotates a gpt2 layer');
+  assert.throws(() => pe.ropeFromConfig(config, { engine: 'llama.cpp' }), /not RoPE/);
+  await assert.rejects(pe.ropeFromGGUF(file), /uses no RoPE in llama.cpp/);
+});
