@@ -34,6 +34,14 @@ void require_finite_positive(const char* param, double v) {
   if (!std::isfinite(v) || !(v > 0)) fail(param, "must be a finite number > 0 (got " + format_number(v) + ")");
 }
 
+void require_rope_base(const char* param, double rope_theta, int rotary_dim) {
+  require_finite_positive(param, rope_theta);
+  if (rope_theta < 1 && -double(rotary_dim - 2) / rotary_dim * std::log(rope_theta) > std::log(1e6)) {
+    fail(param, "the largest frequency rope_theta^(-(d-2)/d) must be <= 1e6 rad per position (got rope_theta " + format_number(rope_theta) +
+                    " with rotary_dim " + std::to_string(rotary_dim) + ")");
+  }
+}
+
 void require_size(const char* param, std::size_t got, std::size_t expected) {
   if (got != expected) {
     fail(param, "length must equal the shape's element count " + format_int(static_cast<long long>(expected)) + " (got " +

@@ -61,7 +61,7 @@ void axial2d_tables(int rotary_dim, double rope_theta, const double* pos_h, cons
   detail::require_int_range("rotary_dim", rotary_dim, 4, kMaxHeadDim);
   if (rotary_dim % 4 != 0)
     detail::fail("rotary_dim", "must be a multiple of 4 for 2D axial RoPE (got " + std::to_string(rotary_dim) + ")");
-  detail::require_finite_positive("rope_theta", rope_theta);
+  detail::require_rope_base("rope_theta", rope_theta, rotary_dim);
   detail::require_int_range("n_positions", static_cast<long long>(n), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*rotary_dim/2", static_cast<long long>(n) * (rotary_dim / 2));
   detail::require_positions("positions_h", pos_h, n);

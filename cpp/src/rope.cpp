@@ -33,7 +33,7 @@ struct SwapPairs {
 std::vector<double> rope_inv_freq(int rotary_dim, double rope_theta) {
   detail::require_int_range("rotary_dim", rotary_dim, 2, kMaxHeadDim);
   detail::require_even("rotary_dim", rotary_dim);
-  detail::require_finite_positive("rope_theta", rope_theta);
+  detail::require_rope_base("rope_theta", rope_theta, rotary_dim);
   std::vector<double> inv(static_cast<std::size_t>(rotary_dim / 2));
   for (std::size_t i = 0; i < inv.size(); ++i) inv[i] = std::pow(rope_theta, -2.0 * double(i) / rotary_dim);
   return inv;

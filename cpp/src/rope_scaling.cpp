@@ -33,7 +33,7 @@ double correction_dim(double rotations, int dim, double base, double max_pos) {
 void require_dim_theta(const RopeScaling& s) {
   detail::require_int_range("rotary_dim", s.rotary_dim, 2, kMaxHeadDim);
   detail::require_even("rotary_dim", s.rotary_dim);
-  detail::require_finite_positive("rope_theta", s.rope_theta);
+  detail::require_rope_base("rope_theta", s.rope_theta, s.rotary_dim);
 }
 
 /// A count field where 0 means "unset": "is required" instead of a range error on 0.
@@ -73,7 +73,7 @@ RopeType rope_type_from_name(const std::string& name, const char* param) {
     if (name == rope_type_name(static_cast<RopeType>(t))) return static_cast<RopeType>(t);
   if (name == "su") return RopeType::longrope;
   detail::fail(param, "must be one of 'default', 'linear', 'ntk', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional' (got '" +
-                          name + "')");
+                          (name.size() > 40 ? name.substr(0, 37) + "..." : name) + "')");
 }
 
 int rotary_dim_for(int head_dim, double factor, const char* param) {

@@ -213,6 +213,10 @@ TEST_CASE("RoPE rejects bad input with the parameter's name") {
   CHECK(error_of([] { rope_inv_freq(0, 10000); }).rfind("rotary_dim:", 0) == 0);
   CHECK(error_of([] { rope_inv_freq(8, std::nan("")); }).rfind("rope_theta: must be a finite number > 0", 0) == 0);
   CHECK(error_of([] { rope_inv_freq(8, -1); }).rfind("rope_theta:", 0) == 0);
+  // a base below 1 raises the frequencies: θ^(−(d−2)/d) past 1e6 rad per position is refused (5e-324 overflowed to ±Inf)
+  CHECK(error_of([] { rope_inv_freq(8, 5e-324); }).rfind("rope_theta: the largest frequency rope_theta^(-(d-2)/d) must be <= 1e6", 0) == 0);
+  CHECK(rope_inv_freq(8, 0.5)[3] == std::pow(0.5, -0.75));
+  CHECK(rope_inv_freq(8, std::pow(1e6, -8.0 / 6.0) * (1 + 1e-9))[3] <= 1e6);
   CHECK(error_of([&] { rope_apply_positions(buf.data(), buf.data(), {0, 1, 0, 0}, RopeLayout::half_split, 1e4, nullptr); })
             .rfind("head_dim:", 0) == 0);
   CHECK(error_of([&] { rope_apply_positions(buf.data(), buf.data(), {2, 0, 8, 0}, RopeLayout::half_split, 1e4, nullptr); })

@@ -33,9 +33,9 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
   const cases = [
     ['llama', 'Llama-3.1-8B.json', 'Llama-3.2-3B.json', 'transformers', 'transformers'],
     ['qwen', 'Qwen2.5-7B.json', 'Qwen3-8B.json', 'transformers', 'transformers'],
-    ['phi3', 'Phi-3-mini-128k-instruct.json', 'Phi-3-mini-128k-instruct.json', 'transformers', 'llama.cpp'],
+    ['phi3', 'Phi-3-mini-128k-instruct.json', 'Phi-3-mini-128k-instruct.json', 'transformers', 'mlx'],
     ['devstral', 'Devstral-Small-2-24B-Instruct.json', 'Devstral-Small-2-24B-Instruct.json', 'transformers', 'vllm'],
-    ['olmo3', 'Olmo-3.1-32B-Instruct.json', 'Olmo-3.1-32B-Instruct.json', 'transformers', 'llama.cpp'],
+    ['gptoss', 'gpt-oss-120b.json', 'gpt-oss-120b.json', 'transformers', 'llama.cpp'],
   ];
   for (const [id, fa, fb, ea, eb] of cases) {
     await pair(id);
@@ -60,6 +60,20 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
   assert.match((await verdict()).text, /^Verdict: identical/);
   await pair('devstral');
   assert.match((await verdict()).text, /attention_scaling 1 vs 1\.387/);
+  // file A in every engine: pe.ropeEngines' cells; Phi-3 128k differs only under MLX (long factors at every length)
+  await pair('phi3');
+  await page.waitForFunction(() => !document.querySelector('#model-files .model-files-engines').hidden);
+  const m = await pe.ropeEngines(fixture('Phi-3-mini-128k-instruct.json'));
+  const got = await page.$$eval('#model-files .model-files-engines tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(got[0], ['layer kind', 'transformers', 'vLLM', 'llama.cpp', 'MLX']);
+  const g6 = (x) => String(Number(x.toPrecision(6)));
+  assert.deepEqual(got[1].slice(1), ['transformers', 'vllm', 'llama.cpp', 'mlx'].map((e) => {
+    const c = m.matrix[0].cells[e];
+    return `${c.rope_type} (${c.longrope_factors})\nθ ${g6(c.effective_base)}, ×${g6(c.attention_scaling)}\n${c.layout}${c.agrees ? '' : ' ≠'}`;
+  }));
+  assert.match(got[1][4], /^longrope \(long\)[^]* ≠$/);
+  assert.deepEqual(got[2], ['context assumed', 'current length', '4096', '512', 'current length']);
+  assert.match(await page.$eval('#model-files .model-files-engines p', (p) => p.textContent), /Differs from transformers: MLX/);
   await page.locator('#model-files').screenshot({ path: shotPath('model-files-en') });
 });
 

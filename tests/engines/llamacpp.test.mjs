@@ -123,7 +123,7 @@ function checkAgainst(t, name, source, ll, r, suffix = '') {
     byKind.get(kind).push({ l, rope });
   });
   return [...byKind].map(([kind, ls]) => t.test(`${name} · ${kind} · ${source}${suffix}`,
-    { todo: pendingFor(`${name} · ${kind} · ${source}`) }, () => {
+    () => {
     for (const { l, rope } of ls) {
       assert.equal(rope, l.rope, `layer ${l.il}: posenc says ${rope ? 'RoPE' : 'no RoPE'}, llama.cpp ${l.rope ? 'rotates' : 'does not rotate'} (${l.why})`);
     }
@@ -137,20 +137,6 @@ function checkAgainst(t, name, source, ll, r, suffix = '') {
   }));
 }
 
-/**
- * Disagreements of ropeFromConfig(…, { engine: 'llama.cpp' }) that are llama.cpp's own rule and wait to be modelled in
- * config/engines.ts: reported by node:test as todo (listed, not failing the run). Remove an entry once it is modelled.
- */
-const PENDING = {
-  'gpt-oss-120b.json · config': 'YaRN truncate=false is not honoured: llama.cpp floors/ceils the correction range always ' +
-    '(ggml/src/ggml.c ggml_rope_yarn_corr_dims at 6c8dcaa; the converter writes no truncate key)',
-  'MiniCPM3-4B.json · full_attention · config': 'layout: posenc reads HF MiniCPM3 as interleaved (DeepSeek-style q_pe view), llama.cpp ' +
-    'rotates NEOX pairs (llama_model_rope_type: MINICPM3 → NEOX, src/llama-model.cpp at 6c8dcaa): equal only if convert_hf_to_gguf ' +
-    'MiniCPM3Model reorders the rope rows, not verified here; frequencies are checked by the gguf group',
-  'Olmo-3.1-32B-Instruct.json · sliding_attention · config': 'Olmo 3 sliding layers: plain RoPE (freq_scale 1, ext_factor 0, ' +
-    'attn_factor 1) at the full layers\' base (src/models/olmo2.cpp:118-133 and :13-15 at 6c8dcaa)',
-};
-const pendingFor = (name) => Object.entries(PENDING).find(([k]) => name.startsWith(k.split(' · ')[0]) && k.split(' · ').slice(1).every((p) => name.includes(` · ${p}`)))?.[1];
 
 const NOT_ROPE_KEY = /rope|context_length|key_length|value_length|head_count|embedding_length|block_count|sliding_window|full_attention_interval|recurrent_layers|temperature/;
 

@@ -29,7 +29,7 @@ const CONFIG_READERS = new Set(['ropeFromConfig']);
 // the arity the runner shapes calls to (ropeFromConfig's options are optional, so its .length is 1).
 const ARITY = { ropeFromConfig: 2, compareRope: 3 };
 const arityOf = (pe, m) => ARITY[m] ?? pe[m].length;
-const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader']);  // return Promises: awaited
+const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader', 'ropeEngines']);  // return Promises: awaited
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
 const BATCH = 500;  // calls generated per fast-check sample; call i is reproducible from (seed, i)
 
@@ -238,7 +238,12 @@ function discoverKeys(pe, methods, PosencError, words) {
   const found = {};
   for (const m of methods) {
     // the asynchronous GGUF readers take a source (bytes here) first
-    if (ASYNC_READERS.has(m)) { found[m] = m === 'ropeFromGGUF' ? { keys: ['seq_len'], base: [ggufBytes(), {}], ok: true } : { keys: [], base: [], ok: false }; continue; }
+    if (ASYNC_READERS.has(m)) {
+      found[m] = m === 'ropeFromGGUF' ? { keys: ['seq_len'], base: [ggufBytes(), {}], ok: true }
+        : m === 'ropeEngines' ? { keys: ['seq_len', 'n_ctx', 'max_model_len'], base: [{ model_type: 'llama', head_dim: 8, rope_theta: 10000, max_position_embeddings: 64 }, {}], ok: true }
+          : { keys: [], base: [], ok: false };
+      continue;
+    }
     const keys = new Set(), opts = {}, tried = new Set();
     const arity = pe[m].length;
     let lead = new Float32Array(32).fill(0.5);

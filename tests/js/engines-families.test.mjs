@@ -91,3 +91,38 @@ test('finite in, finite out at the extremes: refused with the key, never ±Infin
   const r = pe.ropeFromConfig({ head_dim: 8, rope_theta: 1e308, max_position_embeddings: 64, rope_scaling: { rope_type: 'yarn', factor: 4, attention_factor: 1e15, original_max_position_embeddings: 16 } });
   assert.ok(r.inv_freq.every(Number.isFinite) && Number.isFinite(r.attention_scaling));
 });
+
+// Issue 26 item 7: shipped variants read or refused by name.
+test('TeleChat3\'s telechat3-yarn: YaRN frequencies, magnitude 1 + 0.07·ln(factor) (vLLM\'s class); MLX reads it as YaRN (0.1·ln)', () => {
+  const c = { model_type: 'telechat3', head_dim: 128, num_attention_heads: 32, hidden_size: 4096, rope_theta: 1e6, max_position_embeddings: 131072,
+    rope_scaling: { rope_type: 'telechat3-yarn', factor: 4, original_max_position_embeddings: 32768, beta_fast: 32, beta_slow: 1 } };
+  const yarn = pe.ropeFromConfig({ ...c, rope_scaling: { ...c.rope_scaling, rope_type: 'yarn' } });
+  for (const engine of ['transformers', 'vllm']) {
+    const t = pe.ropeFromConfig(c, { engine });
+    assert.equal(t.rope_type, 'yarn');
+    assert.deepEqual(t.inv_freq, yarn.inv_freq);
+    assert.ok(Math.abs(t.attention_scaling - (1 + 0.07 * Math.log(4))) <= 1e-15, `${engine} ${t.attention_scaling}`);
+  }
+  assert.ok(Math.abs(pe.ropeFromConfig(c, { engine: 'mlx' }).attention_scaling - (1 + 0.1 * Math.log(4))) <= 1e-15);
+  // attn_factor multiplies it (TeleChat3RoPEScaledRotaryEmbedding: get_mscale(factor)·attn_factor)
+  const a = pe.ropeFromConfig({ ...c, rope_scaling: { ...c.rope_scaling, attn_factor: 0.5 } });
+  assert.ok(Math.abs(a.attention_scaling - 0.5 * (1 + 0.07 * Math.log(4))) <= 1e-15);
+});
+
+test('Grok\'s extra_method and transformers\' audio / indexed-image M-RoPE layouts: a PosencError naming the key', () => {
+  const base = { model_type: 'grok-1', head_dim: 128, num_attention_heads: 48, hidden_size: 6144, rope_theta: 208533496 };
+  badConfig(pe, { ...base, rope_scaling: { extra_method: 'yarn_log', scaling_factor: 16 } }, /^rope_scaling\.extra_method: Grok's YaRN variant \(extra_method 'yarn_log'/);
+  for (const layout of ['indexed_images', 'audio_chunked', 'audio_merged']) {
+    badConfig(pe, { ...base, model_type: 'qwen3_omni', rope_scaling: { rope_type: 'default', mrope_section: [16, 24, 24], mrope_layout: layout } },
+      new RegExp(`^rope_scaling\\.mrope_layout: M-RoPE layout '${layout}'`));
+  }
+});
+
+test('DeepSeek-V3.2\'s indexer RoPE: NeoX halves unless indexer_rope_interleave, beside the MLA heads\' consecutive pairs', () => {
+  const v3 = JSON.parse(readFileSync(new URL('../fixtures/configs/DeepSeek-V3.json', import.meta.url), 'utf8'));
+  const v32 = { ...v3, model_type: 'deepseek_v32', index_topk: 2048, index_head_dim: 128, index_n_heads: 64 };
+  const r = pe.ropeFromConfig(v32);
+  assert.deepEqual([r.layout, r.mla.indexer_layout], ['interleaved', 'half_split']);
+  assert.equal(pe.ropeFromConfig({ ...v32, indexer_rope_interleave: true }).mla.indexer_layout, 'interleaved');
+  assert.equal(pe.ropeFromConfig(v3).mla.indexer_layout, null);
+});

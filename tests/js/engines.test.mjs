@@ -121,22 +121,36 @@ test('llama.cpp llama3: the F32 rope_freqs divisors — θ_i / fround(θ_i/θ\'_
   assert.ok(pe.compareRope(hf, lc, { positions: 131072 }).max_score_error_random < 1e-5); // float32 rounding of the divisors
 });
 
-test('llama.cpp per layer type: OLMo 3\'s sliding layers inherit the full layers\' YaRN; Gemma 3\'s keep their own RoPE', () => {
+test('llama.cpp per layer type: OLMo 3\'s and Gemma 3\'s sliding layers keep their own RoPE; other families inherit the full layers\' scaling', () => {
+  // OLMo 3: olmo2.cpp's is_swa branch rotates with freq_scale 1, ext_factor 0, attn_factor 1 at the full layers' base (llama.cpp 6c8dcaa)
   const o = cfg('Olmo-3.1-32B-Instruct.json');
   const hf = pe.ropeFromConfig(o), lc = pe.ropeFromConfig(o, { engine: 'llama.cpp' });
-  assert.equal(hf.layer_types.sliding_attention.rope_type, 'default');
-  const s = lc.layer_types.sliding_attention;
-  assert.equal(s.rope_type, 'yarn');
-  close(s.inv_freq, hf.layer_types.full_attention.inv_freq, REL, 'sliding = full');
-  assert.equal(s.attention_scaling, 1.2079441541679836);
-  assert.ok(lc.engine_notes.some((n) => /sliding_attention layers rotate with the full-attention layers' scaling.*llama\.cpp@00342301/.test(n)));
-  const c = pe.compareRope(hf, lc, { positions: 65536 });
-  assert.ok(c.by_layer_type.full_attention.agree);
-  assert.match(c.verdict, /^layer type 'sliding_attention': rope_type 'default' vs 'yarn'/);
+  close(lc.layer_types.sliding_attention.inv_freq, theta(500000, 128), REL, 'olmo 3 sliding: plain');
+  assert.deepEqual([lc.layer_types.sliding_attention.rope_type, lc.layer_types.sliding_attention.attention_scaling], ['default', 1]);
+  assert.ok(pe.compareRope(hf, lc, { positions: 65536 }).agree);
   const g = cfg('gemma-3-27b-it.json');
   const gh = pe.ropeFromConfig(g), gl = pe.ropeFromConfig(g, { engine: 'llama.cpp' });
   close(gl.layer_types.sliding_attention.inv_freq, gh.layer_types.sliding_attention.inv_freq, 0, 'gemma 3 sliding');
   assert.deepEqual(gl.engine_notes, []);
+  // a family without such code: the file holds one scaling, the sliding layers rotate with it at their own base
+  const h = { model_type: 'qwen2', head_dim: 64, num_attention_heads: 8, hidden_size: 512, num_hidden_layers: 4, max_position_embeddings: 32768,
+    layer_types: ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention'],
+    rope_parameters: { full_attention: { rope_type: 'yarn', rope_theta: 1e6, factor: 4, original_max_position_embeddings: 8192 },
+      sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } };
+  const x = pe.ropeFromConfig(h, { engine: 'llama.cpp' }).layer_types.sliding_attention;
+  const want = pe.ropeInvFreqScaled({ rope_type: 'yarn', rope_theta: 1e4, rotary_dim: 64, factor: 4, original_max_position_embeddings: 8192 });
+  close(x.inv_freq, want.inv_freq, REL, 'inherited yarn at base 1e4');
+  assert.equal(x.attention_scaling, want.attention_scaling);
+});
+
+test('llama.cpp YaRN: truncate false is not honoured — ggml floors/ceils the correction range (gpt-oss)', () => {
+  const c = cfg('gpt-oss-120b.json');
+  const lc = pe.ropeFromConfig(c, { engine: 'llama.cpp' });
+  const want = pe.ropeInvFreqScaled({ rope_type: 'yarn', rope_theta: 150000, rotary_dim: 64, factor: 32, original_max_position_embeddings: 4096, truncate: true });
+  close(lc.inv_freq, want.inv_freq, REL, 'floored range');
+  assert.deepEqual([lc.yarn_correction_range.low, lc.yarn_correction_range.high], [Math.floor(lc.yarn_correction_range.low_raw), Math.ceil(lc.yarn_correction_range.high_raw)]);
+  assert.ok(lc.engine_notes.some((n) => /truncate: false is not honoured.*ggml_rope_yarn_corr_dims/.test(n)));
+  assert.equal(pe.compareRope(pe.ropeFromConfig(c), lc).agree, false);
 });
 
 test('engine options: known engines only, n_ctx / max_model_len only with their engine', () => {

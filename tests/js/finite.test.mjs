@@ -43,3 +43,39 @@ test('yarnCorrectionRange and llama3Bands refuse rope_theta <= 1 instead of retu
     assert.ok(Number.isFinite(r.low_raw) && Number.isFinite(r.high_raw));
   }
 });
+
+// Issue 26 item 8: finite in, finite out at every entry point, and messages of a readable length.
+test('a RoPE base below 1 whose frequencies would overflow is refused at every entry point (5e-324 gave ±Infinity)', () => {
+  const rule = /^rope_theta: the largest frequency rope_theta\^\(-\(d-2\)\/d\) must be <= 1e6 rad per position \(got rope_theta 4\.94\d*e-324 with rotary_dim 8\)/;
+  for (const f of [() => pe.ropeInvFreq({ rotary_dim: 8, rope_theta: 5e-324 }), () => pe.ropeTables({ rotary_dim: 8, rope_theta: 5e-324, positions: 2 }),
+    () => pe.ropeInvFreqScaled({ rope_type: 'default', rotary_dim: 8, rope_theta: 5e-324 })]) {
+    assert.throws(f, (e) => e instanceof PosencError && rule.test(e.message), String(f));
+  }
+  // the edge: θ^(−(d−2)/d) = 1e6 exactly is allowed, 1e6·(1 + 1e-9) is not; bases ≥ 1 always are
+  const edge = 1e6 ** (-8 / 6);
+  assert.ok(allFinite(pe.ropeInvFreq({ rotary_dim: 8, rope_theta: edge * (1 + 1e-9) })));
+  assert.throws(() => pe.ropeInvFreq({ rotary_dim: 8, rope_theta: edge * (1 - 1e-9) }), PosencError);
+  assert.ok(Math.abs(pe.ropeInvFreq({ rotary_dim: 8, rope_theta: 0.5 })[3] - 0.5 ** (-6 / 8)) < 1e-15);
+});
+
+test('ropeTablesScaled and the rope option refuse |attention_scaling| > 1e15 (MAX_VALUE gave ±Infinity tables)', () => {
+  for (const s of [Number.MAX_VALUE, -1e16]) {
+    assert.throws(() => pe.ropeTablesScaled({ inv_freq: [1, 0.1], attention_scaling: s, positions: 4 }),
+      (e) => e instanceof PosencError && /^attention_scaling: must be a finite number in \[-1000000000000000, 1000000000000000\]/.test(e.message), String(s));
+  }
+  const t = pe.ropeTablesScaled({ inv_freq: [1, 0.1], attention_scaling: 1e15, positions: 4 });
+  assert.ok(allFinite(t.cos) && allFinite(t.sin));
+  assert.ok(Math.abs(t.cos[2] - Math.fround(1e15 * Math.cos(1))) <= 1e9);
+});
+
+test('error messages stay under 2000 characters: a 2 MB rope_type is shown by its first characters', () => {
+  const big = 'x'.repeat(2e6);
+  for (const f of [() => pe.ropeFromConfig({ head_dim: 8, rope_scaling: { rope_type: big } }),
+    () => pe.ropeInvFreqScaled({ rope_type: big, rotary_dim: 8 })]) {
+    assert.throws(f, (e) => e instanceof PosencError && e.message.length <= 2000 && /rope_type: must be one of 'default'.*\(got 'x{37}\.\.\.'\)/.test(e.message), String(f));
+  }
+  // the cap itself: a message built from a long input keeps its start and its end
+  const e = new PosencError(`p: ${'y'.repeat(5000)} end`);
+  assert.ok(e.message.length <= 2000 && e.message.startsWith('p: yyy') && e.message.endsWith('y end') && /characters cut/.test(e.message));
+  assert.equal(e.param, 'p');
+});

@@ -33,12 +33,13 @@ test('ropeEngines (Phi-3 128k): every engine\'s reading and context; only MLX (l
   assert.equal(all.verdict, 'transformers, vLLM, llama.cpp and MLX run the same RoPE on every layer kind');
 });
 
-test('ropeEngines per layer kind (OLMo 3): llama.cpp\'s sliding layers inherit YaRN; an engine without the model says why', async () => {
-  const m = await pe.ropeEngines(JSON.parse(text('Olmo-3.1-32B-Instruct.json')));
+test('ropeEngines per layer kind (gpt-oss): llama.cpp and MLX floor YaRN\'s range on both kinds; an engine without the model says why', async () => {
+  const m = await pe.ropeEngines(JSON.parse(text('gpt-oss-120b.json')));
   const s = m.matrix.find((r) => r.layer_type === 'sliding_attention');
-  assert.equal(s.layers, 48);
-  assert.deepEqual([s.cells.transformers.rope_type, s.cells['llama.cpp'].rope_type, s.cells['llama.cpp'].agrees], ['default', 'yarn', false]);
-  assert.equal(m.matrix.find((r) => r.layer_type === 'full_attention').cells['llama.cpp'].agrees, true);
+  assert.equal(s.layers, 18);
+  assert.deepEqual(['transformers', 'vllm', 'llama.cpp', 'mlx'].map((e) => s.cells[e].agrees), [true, true, false, false]);
+  assert.equal(m.matrix.find((r) => r.layer_type === 'full_attention').cells['llama.cpp'].agrees, false);
+  assert.match(m.verdict, /^llama\.cpp: sliding_attention — inv_freq: \d+ of 32 pairs differ/);
   const bert = await pe.ropeEngines(text('ModernBERT-large-zeroshot-v2.0.json'));
   assert.match(bert.engines.mlx.error, /mlx-lm has no model file for model_type 'modernbert'/);
   assert.equal(bert.contexts.mlx, null);

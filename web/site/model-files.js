@@ -11,21 +11,22 @@ import qwen25 from '../../tests/fixtures/configs/Qwen2.5-7B.json?raw';
 import qwen3 from '../../tests/fixtures/configs/Qwen3-8B.json?raw';
 import phi3 from '../../tests/fixtures/configs/Phi-3-mini-128k-instruct.json?raw';
 import devstral from '../../tests/fixtures/configs/Devstral-Small-2-24B-Instruct.json?raw';
-import olmo3 from '../../tests/fixtures/configs/Olmo-3.1-32B-Instruct.json?raw';
+import gptoss from '../../tests/fixtures/configs/gpt-oss-120b.json?raw';
 import './model-files.css';
 
-const ENGINES = ['transformers', 'vllm', 'llama.cpp'];
+const ENGINES = ['transformers', 'vllm', 'llama.cpp', 'mlx'];
+const ENGINE_NAMES = { transformers: 'transformers', vllm: 'vLLM', 'llama.cpp': 'llama.cpp', mlx: 'MLX' };
 const FIGURE_MAX = 20000;   // the figure's config parameter takes at most this many characters
 /** Preset pairs: [id, label, A, B]; A and B are { name, text, engine }. */
 const PAIRS = [
   ['llama', { en: '`Llama 3.1` vs `Llama 3.2`', zh: '`Llama 3.1` 与 `Llama 3.2`' }, { name: 'Llama-3.1-8B/config.json', text: llama31 }, { name: 'Llama-3.2-3B/config.json', text: llama32 }],
   ['qwen', { en: '`Qwen2.5` vs `Qwen3`', zh: '`Qwen2.5` 与 `Qwen3`' }, { name: 'Qwen2.5-7B/config.json', text: qwen25 }, { name: 'Qwen3-8B/config.json', text: qwen3 }],
-  ['phi3', { en: '`Phi-3 128k`: `transformers` vs `llama.cpp`', zh: '`Phi-3 128k`：`transformers` 与 `llama.cpp`' },
-    { name: 'Phi-3-mini-128k-instruct/config.json', text: phi3 }, { name: 'Phi-3-mini-128k-instruct/config.json', text: phi3, engine: 'llama.cpp' }],
+  ['phi3', { en: '`Phi-3 128k`: `transformers` vs `MLX`', zh: '`Phi-3 128k`：`transformers` 与 `MLX`' },
+    { name: 'Phi-3-mini-128k-instruct/config.json', text: phi3 }, { name: 'Phi-3-mini-128k-instruct/config.json', text: phi3, engine: 'mlx' }],
   ['devstral', { en: '`Devstral 2`: `transformers` vs `vLLM`', zh: '`Devstral 2`：`transformers` 与 `vLLM`' },
     { name: 'Devstral-Small-2/config.json', text: devstral }, { name: 'Devstral-Small-2/config.json', text: devstral, engine: 'vllm' }],
-  ['olmo3', { en: '`OLMo 3`: `transformers` vs `llama.cpp`', zh: '`OLMo 3`：`transformers` 与 `llama.cpp`' },
-    { name: 'Olmo-3.1-32B/config.json', text: olmo3 }, { name: 'Olmo-3.1-32B/config.json', text: olmo3, engine: 'llama.cpp' }],
+  ['gptoss', { en: '`gpt-oss`: `transformers` vs `llama.cpp`', zh: '`gpt-oss`：`transformers` 与 `llama.cpp`' },
+    { name: 'gpt-oss-120b/config.json', text: gptoss }, { name: 'gpt-oss-120b/config.json', text: gptoss, engine: 'llama.cpp' }],
 ];
 
 const root = document.getElementById('model-files');
@@ -88,18 +89,22 @@ async function load(s, file) {
 
 /** Reads a slot into s.rope (or s.err, {en, zh}). */
 async function read(s) {
-  s.rope = null; s.err = null;
+  s.rope = null; s.err = null; s.engines = null;
   if (!pe || !s.file) return;
   try {
     if (s.kind === 'gguf') {
       if (typeof pe.ropeFromGGUF !== 'function') throw new Error('no-gguf');
-      s.rope = await pe.ropeFromGGUF(s.gguf);
-      // llama.cpp picks LongRoPE's factors by the allocated context (default the file's context length, -c 0)
-      if (s.rope.rope_type === 'longrope' && s.rope.max_position_embeddings) s.rope = await pe.ropeFromGGUF(s.gguf, { seq_len: s.rope.max_position_embeddings });
+      // llama.cpp picks LongRoPE's factors by the allocated context: its library default n_ctx 512 (a multiple of 256)
+      s.rope = await pe.ropeFromGGUF(s.gguf, { seq_len: 512 });
     } else if (s.tooBig) {
       throw new Error('too-big');
     } else {
       s.rope = pe.ropeFromConfig(s.text, { engine: s.engine });
+    }
+    // file A under every engine: the matrix below the verdict (drawn when it arrives; a newer read of A wins)
+    if (s === slots[0]) {
+      const token = (s.token = {});
+      pe.ropeEngines(s.kind === 'gguf' ? s.gguf : s.text).then((m) => { if (s.token === token) { s.engines = m; update(); } }, () => {});
     }
   } catch (e) {
     s.err = e.message === 'no-gguf' ? { en: 'This build of posenc reads config.json only (no .gguf reader).', zh: '此版本的 posenc 只能读 config.json（没有 .gguf 读取器）。' }
@@ -174,6 +179,7 @@ function update() {
     out.append(el('strong', { textContent: tr({ en: 'Verdict: ', zh: '结论：' }) }), tr(v));
     out.dataset.agree = String(c.agree);
   }
+  engineMatrix();
   const both = a.rope && b.rope && a.kind === 'config' && b.kind === 'config' && a.text.length <= FIGURE_MAX && b.text.length <= FIGURE_MAX;
   figure.hidden = !both;
   if (both) {
@@ -182,6 +188,39 @@ function update() {
     const want = { a: a.text, b: b.text, engine_a: a.engine, engine_b: b.engine, positions: String(positions) };
     for (const [k, v] of Object.entries(want)) if (figure.getAttribute(k) !== v) figure.setAttribute(k, v);
   }
+}
+
+/** One matrix cell: what the engine runs on that layer kind (≠ where it differs from transformers). */
+function cellText(c) {
+  if (!c.rope) return c.verdict === 'no reading' ? '—' : tr({ en: 'no RoPE', zh: '不旋转' });
+  return `${c.rope_type}${c.longrope_factors ? ` (${c.longrope_factors})` : ''}\nθ ${num(c.effective_base)}, ×${num(c.attention_scaling)}\n${c.layout ?? '?'}`;
+}
+
+/** File A as transformers, vLLM, llama.cpp and MLX run it: pe.ropeEngines' matrix, each engine's context, the verdict. */
+function engineMatrix() {
+  const m = slots[0].engines, box = q('.model-files-engines');
+  box.hidden = !m;
+  if (!m) return;
+  const engines = Object.keys(m.engines);
+  const head = el('tr', {}, el('th', { textContent: tr({ en: 'layer kind', zh: '层类型' }) }), ...engines.map((e) => el('th', {}, el('code', { textContent: ENGINE_NAMES[e] }))));
+  const rows = m.matrix.map((r) => el('tr', {}, el('th', {}, el('code', { textContent: r.layer_type }), r.layers !== null ? ` (${r.layers})` : ''),
+    ...engines.map((e) => {
+      const c = r.cells[e], td = el('td', {}, el('code', { textContent: cellText(c) }));
+      if (c.agrees === false) { td.className = 'differs'; td.append(' ≠'); }
+      return td;
+    })));
+  const ctx = el('tr', {}, el('th', { textContent: tr({ en: 'context assumed', zh: '假定的上下文长度' }) }),
+    ...engines.map((e) => el('td', { title: m.contexts[e]?.source ?? (m.engines[e].error ?? '') }, m.contexts[e] ? String(m.contexts[e].length ?? tr({ en: 'current length', zh: '当前长度' })) : '—')));
+  const differ = engines.filter((e) => m.matrix.some((r) => r.cells[e].agrees === false)).map((e) => `\`${ENGINE_NAMES[e]}\``);
+  const missing = engines.filter((e) => m.engines[e].error).map((e) => `\`${ENGINE_NAMES[e]}\``);
+  const summary = m.source === 'gguf' ? tr({ en: 'A `.gguf` is what `llama.cpp` runs; the other engines read the model\'s `config.json`.', zh: '`.gguf` 是 `llama.cpp` 运行的文件；其他引擎读取模型的 `config.json`。' })
+    : differ.length === 0 ? tr({ en: 'Every engine that runs this model runs the same RoPE on every layer kind.', zh: '能运行这个模型的引擎，在每一种层上跑的都是同一个 RoPE。' })
+      : tr({ en: `Differs from transformers: ${differ.join(', ')} (marked ≠; the notes say why).`, zh: `与 transformers 不同的引擎：${differ.join('、')}（标 ≠ 处；原因见说明）。` });
+  const why = missing.length ? m.engines[engines.find((e) => m.engines[e].error)].error.replaceAll('`', "'") : '';
+  const note = missing.length && m.source === 'config' ? tr({ en: ` No reading: ${missing.join(', ')} (\`${why}\`).`, zh: `无法读取：${missing.join('、')}（\`${why}\`）。` }) : '';
+  box.replaceChildren(el('p', {}, el('strong', { textContent: tr({ en: 'File A in every engine: ', zh: '文件 A 在各个引擎里：' }) }), ...withCode(summary + note)),
+    el('div', { className: 'scroll' }, el('table', {}, head, ...rows, ctx)));
+  box.dataset.agree = String(m.agree);
 }
 
 onLang(update);

@@ -132,7 +132,9 @@ const APPLY: Schema = {
   cos: optional(array()), sin: optional(array()), duplicate: bool(false),
 };
 const APPLY_TABLES: Schema = { ...QK_SHAPE, cos: array(), sin: array(), duplicate: bool(false) };
-const SCALED_ROPE: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1) };
+/** attention_scaling multiplies cos and sin (float32 tables) and its square every score: |s| ≤ 1e15 keeps both finite. */
+export const ATTENTION_SCALING = num({ min: -1e15, max: 1e15 }, 1);
+const SCALED_ROPE: Schema = { inv_freq: array(4096), attention_scaling: ATTENTION_SCALING };
 
 /** A checked Q/K shape: elements in all, and the contiguous runs the kernels take. */
 export interface QK {

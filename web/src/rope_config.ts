@@ -32,7 +32,7 @@ export function ropeTypeOf(name: string, v: unknown): RopeType {
   if (v === 'su') return 'longrope';
   if (v === 'mrope') return 'default';
   if (!Object.prototype.hasOwnProperty.call(KEYS, v)) {
-    throw new PosencError(`${name}: must be one of ${Object.keys(KEYS).map((k) => `'${k}'`).join(', ')} (got '${v}')`);
+    throw new PosencError(`${name}: must be one of ${Object.keys(KEYS).map((k) => `'${k}'`).join(', ')} (got '${v.length > 40 ? `${v.slice(0, 37)}...` : v}')`);
   }
   return v as RopeType;
 }

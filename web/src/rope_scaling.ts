@@ -7,7 +7,7 @@ import type { Llama3Bands, YarnCorrectionRange } from './raw.js';
 import { rawScaling } from './rope_config.js';
 import type { RopeScalingParams } from './rope_config.js';
 import { WasmBuffer, intoOut } from './buffers.js';
-import { ropeInvFreqOf, tables } from './rope.js';
+import { ATTENTION_SCALING, ropeInvFreqOf, tables } from './rope.js';
 import type { Out, RopeFrequencyOptions } from './rope.js';
 import { PosencError, check } from './validate.js';
 import type { Positions } from './validate.js';
@@ -74,7 +74,7 @@ const YARN_RANGE = scaling(['rotary_dim', 'rope_theta', 'original_max_position_e
   'beta_slow', 'truncate']);
 const LLAMA3_BANDS = scaling(['rotary_dim', 'rope_theta', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor']);
 const DYNAMIC_BASE = scaling(['rotary_dim', 'rope_theta', 'factor', 'max_position_embeddings', 'seq_len']);
-const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: num({}, 1), positions: positions(), duplicate: bool(false), out: out() };
+const TABLES_SCALED: Schema = { inv_freq: array(4096), attention_scaling: ATTENTION_SCALING, positions: positions(), duplicate: bool(false), out: out() };
 const FREQS_CIS: Schema = { rotary_dim: int(2, 8192), rope_theta: num({ gt: 0 }, 10000), positions: positions(), out: out() };
 
 /** The options object as rawScaling reads it, after its keys and rotary_dim/seq_len are checked. */

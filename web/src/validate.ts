@@ -6,10 +6,14 @@ import type { Raw } from './raw.js';
 export type Positions = number | ArrayLike<number>;
 
 /** Error thrown for bad input. `param` names the offending parameter. */
+/** Longest PosencError message, in characters. */
+const MAX_MESSAGE = 2000;
+
 export class PosencError extends Error {
   readonly param: string;
   constructor(message: string) {
-    super(message);
+    // a message stays readable: an input echoed whole (a 2 MB string as a rope_type) is cut in its middle
+    super(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 260)} … (${message.length - MAX_MESSAGE + 80} characters cut) … ${message.slice(-180)}` : message);
     this.name = 'PosencError';
     this.param = message.split(':')[0];
   }

@@ -31,6 +31,9 @@ std::string format_number(double v);
 void require_int_range(const char* param, long long v, long long lo, long long hi);
 void require_even(const char* param, long long v);
 void require_finite_positive(const char* param, double v);
+/// A RoPE base: finite > 0, and its largest frequency rope_theta^(−(d−2)/d) at most 1e6 rad per position (a base below 1
+/// makes the frequencies grow: 5e-324 would give ±Infinity), d = rotary_dim.
+void require_rope_base(const char* param, double rope_theta, int rotary_dim);
 void require_size(const char* param, std::size_t got, std::size_t expected);
 void require_output_cap(const char* what, long long elements);
 /// Every p[k] finite with |p[k]| <= kMaxAbsPosition (p may be nullptr: nothing to check).

@@ -81,7 +81,8 @@ function engineRope(raw: RawModule, r: ConfigRope, ctx: Ctx, dict: Record<string
   const mp = r.max_position_embeddings ?? 0;
   if (ctx.engine === 'mlx') return mlxRope(raw, r, ctx, dict);
   if (ctx.engine === 'vllm') {
-    if (r.rope_type === 'yarn' && !ctx.mla) {
+    // TeleChat3's variant has its own class in vLLM, whose magnitude is the one read (telechat3_scaling_rope.py)
+    if (r.rope_type === 'yarn' && !ctx.mla && dict.rope_type !== 'telechat3-yarn') {
       const s = yarnMscale(r.factor ?? 1);
       if (Math.abs(s - r.attention_scaling) > 1e-12 * s) {
         ctx.note(`${r.source}: attention_scaling ${fmt(s)} (transformers: ${fmt(r.attention_scaling)}) — vLLM's get_rope passes only ` +
@@ -104,7 +105,7 @@ function engineRope(raw: RawModule, r: ConfigRope, ctx: Ctx, dict: Record<string
     if (r.rope_type === 'longrope') {
       const orig = r.original_max_position_embeddings ?? mp;
       const len = ctx.length ?? orig;
-      const v = recompute(raw, r, { ...p, attention_factor: undefined }, len > orig ? len : 0);
+      const v = recompute(raw, r, { ...p, attention_factor: undefined, factor: undefined }, len > orig ? len : 0);
       ctx.note(`${r.source}: LongRoPE factors chosen once by max_model_len = ${len} ${len > orig ? '>' : '≤'} original_max_position_embeddings = ${orig}: ` +
         `${v.longrope_factors} for every position (transformers: by the current sequence length) (${SOURCES.vllm_longrope})`);
       if (p.attention_factor !== undefined && Math.abs(v.attention_scaling - r.attention_scaling) > 1e-12) {
@@ -129,6 +130,12 @@ function engineRope(raw: RawModule, r: ConfigRope, ctx: Ctx, dict: Record<string
         `${v.longrope_factors} factors for every position (transformers: by the current sequence length) (${SOURCES.llamacpp_factors})`);
       return v;
     }
+    if (r.rope_type === 'yarn' && p.truncate === false) {
+      // ggml's YaRN always floors/ceils the correction range, and the converter writes no truncate key
+      ctx.note(`${r.source}.truncate: false is not honoured — ggml_rope_yarn_corr_dims floors and ceils the correction range ` +
+        '(ggml-org/llama.cpp@6c8dcaa ggml/src/ggml.c; convert_hf_to_gguf.py writes no truncate key)');
+      return recompute(raw, r, { ...p, truncate: true }, 0);
+    }
     if (r.rope_type === 'llama3') {
       // rope_freqs = the per-pair divisor θ_default/θ_llama3, stored as F32; llama.cpp divides the unscaled θ by it
       const d = recompute(raw, r, { ...p, rope_type: 'default' }, 0);
@@ -142,8 +149,12 @@ function engineRope(raw: RawModule, r: ConfigRope, ctx: Ctx, dict: Record<string
   return r;
 }
 
-/** Gemma 3: llama.cpp hard-codes its sliding layers' RoPE (base 10000, no scaling), as transformers does. */
-const SWA_OWN_ROPE = new Set(['gemma3', 'gemma3_text', 'gemma_embedding']);
+/**
+ * Sliding layers whose RoPE llama.cpp sets in code, as transformers has it: Gemma 3 (base 10000, no scaling) and OLMo 3
+ * (plain RoPE at the full layers' base: freq_scale 1, ext_factor 0, attn_factor 1 — ggml-org/llama.cpp@6c8dcaa
+ * src/models/olmo2.cpp, load_arch_hparams and the is_swa branch of the graph).
+ */
+const SWA_OWN_ROPE = new Set(['gemma3', 'gemma3_text', 'gemma_embedding', 'olmo3']);
 
 /** What applyEngine adds to a ropeFromConfig result. */
 export interface EngineReading { engine: Engine; engine_notes: string[]; context: EngineContext }

@@ -86,3 +86,35 @@ export function checkFamily(text: Obj, tp: string): void {
     }
   }
 }
+
+/** transformers' M-RoPE position layouts beyond text/image/video (Qwen-Omni-style audio, indexed images). */
+const MROPE_LAYOUTS = new Set(['indexed_images', 'audio_chunked', 'audio_merged']);
+
+/**
+ * Shipped YaRN variants and layouts, read by name (`d` one scaling dict at `path`):
+ * - TeleChat3's `telechat3-yarn`: YaRN's frequencies with the magnitude 1 + 0.07·ln(factor) (times attn_factor) instead of
+ *   0.1·ln (vllm-project/vllm@d5a17e05 vllm/model_executor/layers/rotary_embedding/telechat3_scaling_rope.py,
+ *   get_mscale); read as 'yarn' with that attention_factor (mlx-lm reads the name as plain YaRN, ml-explore/mlx-lm@d78bf58e
+ *   rope_utils.py initialize_rope).
+ * - Grok's `extra_method` (vllm-project/vllm@e443db5a grok1_scaling_rope.py: 'yarn_log' interpolates log-frequencies,
+ *   'theta_scale' rescales the base): refused by key — the dict's key set is not documented outside vLLM's model code.
+ * - M-RoPE layouts 'indexed_images', 'audio_chunked', 'audio_merged': refused by key (their position ids are built in
+ *   transformers' processors, not from the config).
+ */
+export function readVariant(d: Obj, path: string): Obj {
+  for (const [k, v] of Object.entries(d)) {
+    if (typeof v === 'string' && MROPE_LAYOUTS.has(v)) {
+      throw new PosencError(`${path}.${k}: M-RoPE layout '${v}' (transformers' audio / indexed-image position ids) is not supported by posenc`);
+    }
+  }
+  if (d.extra_method !== undefined) {
+    throw new PosencError(`${path}.extra_method: Grok's YaRN variant (extra_method '${String(d.extra_method).slice(0, 40)}': log-frequency ` +
+      'interpolation or a rescaled base, vLLM grok1_scaling_rope.py) is not supported by posenc');
+  }
+  if ((d.rope_type ?? d.type) !== 'telechat3-yarn') return d;
+  const factor = d.factor;
+  if (typeof factor !== 'number' || !Number.isFinite(factor)) throw new PosencError(`${path}.factor: required for rope_type 'telechat3-yarn', a finite number`);
+  const attn = typeof d.attn_factor === 'number' ? d.attn_factor : 1;
+  const { type: _t, attn_factor: _a, ...rest } = d;
+  return { ...rest, rope_type: 'yarn', attention_factor: (factor <= 1 ? 1 : 0.07 * Math.log(factor) + 1) * attn };
+}

@@ -6,7 +6,7 @@ import { ALWAYS, KEYS, ropeTypeOf } from '../rope_config.js';
 import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
-import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha } from './families.js';
+import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha, readVariant } from './families.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -31,6 +31,8 @@ export interface RopeSpec {
   ntk_alpha: number | null;
   /** The scaling dict's own keys (factor, beta_fast, …), validated. */
   dict: Record<string, unknown>;
+  /** rope_type as the config wrote it (a variant such as 'telechat3-yarn' is read as the type it extends). */
+  written_type: string;
 }
 
 export interface ConfigPlan {
@@ -43,7 +45,8 @@ export interface ConfigPlan {
   default_type: string;
   layers: { type: string; rope: boolean }[] | null;
   layout: ConfigLayout;
-  mla: { qk_rope_head_dim: number; qk_nope_head_dim: number; v_head_dim: number | null; rope_interleave: boolean } | null;
+  mla: { qk_rope_head_dim: number; qk_nope_head_dim: number; v_head_dim: number | null; rope_interleave: boolean;
+    indexer_layout: ConfigLayout | null } | null;
   attn_temperature: { floor_scale: number; attn_scale: number; form: 'llama4' | 'ministral3' } | null;
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
   /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
@@ -206,8 +209,8 @@ export function readConfig(config: unknown): ConfigPlan {
     // Ministral 3 / Devstral 2: a query scale by position inside the scaling dict (HF _get_llama_4_attn_scale)
     if (d.llama_4_scaling_beta != null && betaTop === null) betaTop = { beta: finite(`${source}.llama_4_scaling_beta`, d.llama_4_scaling_beta), source };
     const { llama_4_scaling_beta: _beta, ...rest } = d;
-    const alpha = ntkAlpha(rest, source);
-    const spec = readDict(alpha ? alpha.dict : rest, source, warnings);
+    const alpha = ntkAlpha(readVariant(rest, source), source);
+    const spec = readDict(alpha ? alpha.dict : readVariant(rest, source), source, warnings);
     const rope_theta = spec.rope_theta ?? ropeThetaTop ?? 10000;
     if (rope_theta > 0 && rope_theta < 1) { // ≤ 0: the core says "> 0"
       throw new PosencError(`${spec.rope_theta !== null ? `${source}.rope_theta` : `${tp}rope_theta`}: must be >= 1, the base of θ_i = base^(−2i/d) (got ${show(rope_theta)})`);
@@ -241,6 +244,7 @@ export function readConfig(config: unknown): ConfigPlan {
       max_position_embeddings: maxPos,
       original_max_position_embeddings: orig,
       dict: spec.dict,
+      written_type: String(rest.rope_type ?? rest.type ?? 'default'),
     };
     if (d.mrope_section !== undefined) mrope = mropeOf(d, source);
   }
@@ -248,14 +252,20 @@ export function readConfig(config: unknown): ConfigPlan {
   if (ropeTypes.length === 0) throw new PosencError(`${tp}layer_types: no layer uses RoPE`);
   const default_type = types.full_attention ? 'full_attention' : ropeTypes[0];
 
+  // MLA checkpoints pair consecutive rotary channels (DeepSeek's q_pe view), except MiniCPM3, whose attention applies
+  // Llama's rotate_half to q_rot / k_rot (huggingface/transformers models/minicpm3/modular_minicpm3.py MiniCPM3Attention)
   const layout: ConfigLayout =
-    mlaRope !== null ? (text.rope_interleave === false ? 'half_split' : 'interleaved')
+    mlaRope !== null ? (text.rope_interleave === false || mt === 'minicpm3' ? 'half_split' : 'interleaved')
       : INTERLEAVED.has(mt) ? 'interleaved' : 'half_split';
   const mla = mlaRope === null ? null : {
     qk_rope_head_dim: mlaRope,
     qk_nope_head_dim: opt(text.qk_nope_head_dim, (v) => posInt(`${tp}qk_nope_head_dim`, v)) ?? 128, // HF DeepseekV3Config default
     v_head_dim: opt(text.v_head_dim, (v) => posInt(`${tp}v_head_dim`, v)),
     rope_interleave: text.rope_interleave !== false,
+    // DeepSeek-V3.2's sparse-attention indexer rotates its own q/k (qk_rope_head_dim channels) as NeoX halves unless
+    // indexer_rope_interleave (ml-explore/mlx-lm@d78bf58e mlx_lm/models/deepseek_v32.py: indexer_rope_interleave = False,
+    // initialize_rope(traditional=args.indexer_rope_interleave)), while the MLA heads pair consecutive channels
+    indexer_layout: text.index_topk != null || text.index_head_dim != null ? (text.indexer_rope_interleave === true ? 'interleaved' as const : 'half_split' as const) : null,
   };
   let attn_temperature: ConfigPlan['attn_temperature'] = text.attn_temperature_tuning ? {
     floor_scale: opt(text.floor_scale, (v) => finite(`${tp}floor_scale`, v)) ?? 8192,

@@ -55,6 +55,8 @@ export interface RopeFromConfig extends ConfigRope {
   /** Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): the rotary part is what the frequencies describe. */
   mla: {
     qk_rope_head_dim: number; qk_nope_head_dim: number; qk_head_dim: number; v_head_dim: number | null; rope_interleave: boolean;
+    /** DeepSeek-V3.2's indexer: the pairing of its own rotary q/k (null: no indexer in the config). */
+    indexer_layout?: ConfigLayout | null;
     /** The softmax scale qk_head_dim^(−1/2) · get_mscale(factor, mscale_all_dim)² (DeepSeek's yarn correction). */
     softmax_scale: number;
     /** get_mscale(factor, mscale_all_dim)², 1 without yarn mscale_all_dim. */

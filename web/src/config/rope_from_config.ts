@@ -125,7 +125,7 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   };
   return engine === undefined ? hf : applyEngine(raw, hf, engine, {
     seq_len: seq, n_ctx: o.n_ctx, max_model_len: o.max_model_len,
-    dicts: Object.fromEntries(Object.entries(plan.types).map(([t, s]) => [t, s ? s.dict : {}])),
+    dicts: Object.fromEntries(Object.entries(plan.types).map(([t, s]) => [t, s ? { ...s.dict, rope_type: s.written_type } : {}])),
   });
 }
 

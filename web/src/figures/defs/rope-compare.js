@@ -7,7 +7,7 @@ import { configParam, fromConfig } from './config-common.js';
 /** Llama 3.1 8B's and Llama 3.2 3B's position keys: the same base and bands, factor 8 vs 32. */
 const LLAMA31 = '{"model_type": "llama", "head_dim": 128, "num_attention_heads": 32, "hidden_size": 4096, "rope_theta": 500000.0, "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}';
 const LLAMA32 = '{"model_type": "llama", "head_dim": 128, "num_attention_heads": 24, "hidden_size": 3072, "rope_theta": 500000.0, "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}';
-const ENGINES = ['transformers', 'vllm', 'llama.cpp'];
+const ENGINES = ['transformers', 'vllm', 'llama.cpp', 'mlx'];
 const WIDTH = 900;
 
 /** The first cause's kind, in both languages (the API's verdict is English). */
