@@ -77,3 +77,18 @@ test('posenc inspect --engines: the matrix, each context, the verdict; exit 1 wh
   assert.equal(j.matrix[0].cells.mlx.effective_base, 1000000);
   close(pe.ropeFromConfig(text('Qwen3-8B.json'), { engine: 'mlx' }).inv_freq, theta(1e6, 128), 1e-12, 'qwen3 mlx');
 });
+
+test('ropeFromGGUF states its context: llama.cpp\'s default n_ctx 512, or n_ctx padded to 256, or a current length; not both', async () => {
+  const f = new URL('../fixtures/gguf/Phi-3-mini-128k-instruct.gguf', import.meta.url).pathname;
+  const d = await pe.ropeFromGGUF(f);
+  assert.deepEqual([d.longrope_factors, d.context.length, d.seq_len], ['short', 512, null]);
+  assert.match(d.context.source, /library default n_ctx = 512/);
+  const l = await pe.ropeFromGGUF(f, { n_ctx: 4097 });
+  assert.deepEqual([l.longrope_factors, l.context.length], ['long', 4352]);
+  assert.deepEqual([(await pe.ropeFromGGUF(f, { n_ctx: 4096 })).longrope_factors, (await pe.ropeFromGGUF(f, { seq_len: 4097 })).longrope_factors], ['short', 'long']);
+  await assert.rejects(pe.ropeFromGGUF(f, { n_ctx: 4096, seq_len: 1 }), /^PosencError: n_ctx: give n_ctx \(llama\.cpp's context\) or seq_len/);
+  const r = spawnSync('node', [cli, 'inspect', f, '--n-ctx', '8192'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /rope_type +longrope/);
+  assert.match(r.stdout, /longrope factors +long\n  context assumed +8192 — options\.n_ctx = 8192/);
+});

@@ -76,7 +76,7 @@ async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): P
   if (await isGGUF(path)) {
     // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context per sequence (--n-ctx, default 512 as
     // llama_context_default_params, padded to a multiple of 256 as llama_context does), not by the current length
-    return { ...(await pe.ropeFromGGUF(path, { seq_len: Math.ceil((nctx ?? 512) / 256) * 256 })), file: path };
+    return { ...(await pe.ropeFromGGUF(path, nctx !== undefined ? { n_ctx: nctx } : {})), file: path };
   }
   const opts: Record<string, unknown> = { engine };
   if (seq !== undefined) opts.seq_len = seq;
@@ -97,6 +97,8 @@ function summary(r: Rope): string {
     `  rotary_dim          ${r.rotary_dim} of head_dim ${r.head_dim}, layout ${r.layout ?? 'unknown'}`,
     `  attention_scaling   ${g(r.attention_scaling)}`,
     `  context             ${r.max_position_embeddings ?? '—'}${r.original_max_position_embeddings ? ` (original ${r.original_max_position_embeddings})` : ''}`];
+  if (r.longrope_factors) lines.push(`  longrope factors    ${r.longrope_factors}`);
+  if (r.context) lines.push(`  context assumed     ${r.context.length ?? 'none'} — ${r.context.source}`);
   const types = Object.entries(r.layer_types ?? {});
   if (types.length > 1) {
     for (const [t, x] of types) lines.push(`  ${t.padEnd(19)} ${x ? `${x.rope_type}, rope_theta ${g(x.rope_theta)}, attention_scaling ${g(x.attention_scaling)}` : 'no RoPE'}`);

@@ -6,15 +6,30 @@ import type { Schema } from './options.js';
 import { openGguf } from './gguf_source.js';
 import type { GgufHeader, GgufSource } from './gguf_source.js';
 import { ropeFromGgufFile } from './gguf_rope.js';
+import type { GgufFile } from './gguf_source.js';
+import type { RawModule } from './raw.js';
+import { PosencError } from './validate.js';
+import { SOURCES } from './config/engines.js';
+import type { EngineContext } from './config/result.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
 
 export type { GgufBlob, GgufFileHandle, GgufHeader, GgufKeyValue, GgufSource, GgufTensorInfo, GgufValue } from './gguf_source.js';
 export type { GgufRope, RopeFromGGUF } from './gguf_rope.js';
 export type { GgufPairing } from './gguf_arch.js';
 
-const FROM_GGUF: Schema = { seq_len: optional(int(0, 2 ** 40)) };
+const FROM_GGUF: Schema = { seq_len: optional(int(0, 2 ** 40)), n_ctx: optional(int(1, 2 ** 40)) };
 
 /** Reading .gguf files. */
+/** llama.cpp's context for a .gguf: n_ctx (default 512) padded to 256, unless a current length `seq` is given instead. */
+export async function ropeFromGgufAt(raw: RawModule, f: GgufFile, seq: number | undefined, nCtx: number | undefined): Promise<RopeFromGGUF> {
+  const n = Math.ceil((nCtx ?? 512) / 256) * 256;
+  const r = await ropeFromGgufFile(raw, f, seq ?? n);
+  const context: EngineContext = seq !== undefined ? { length: seq, source: 'options.seq_len (the current length, as transformers picks LongRoPE\'s factors)' }
+    : { length: n, source: nCtx !== undefined ? `options.n_ctx = ${nCtx}, padded to a multiple of 256 (${SOURCES.llamacpp_ctx})`
+      : `llama.cpp's library default n_ctx = 512 (llama-cli and llama-server default to the trained context fitted to free memory: pass n_ctx) (${SOURCES.llamacpp_ctx})` };
+  return { ...r, seq_len: seq ?? null, context };
+}
+
 export class GgufApi extends Core {
   /**
    * The header of a GGUF file (versions 1–3, little-endian): its key–values in file order (also as `metadata` by
@@ -38,17 +53,20 @@ export class GgufApi extends Core {
    * 10000), `rope.dimension_count`, `rope.scaling.*` (type none/linear/yarn/longrope; factor or the legacy
    * `rope.scale_linear`), `context_length`, `attention.key_length[_mla|_swa]`, the sliding-window pattern and
    * `rope.freq_base_swa`; Llama 3 scaling from the `rope_freqs` tensor (inv_freq[i] = freq_base^(−2i/d) / rope_freqs[i]);
-   * LongRoPE from `rope_factors_long`/`rope_factors_short` (picked by seq_len as HF does; llama.cpp picks by the
-   * allocated context); DeepSeek's `yarn_log_multiplier` = 0.1·mscale_all_dim. The pairing is not in the file: it
+   * LongRoPE from `rope_factors_long`/`rope_factors_short`, picked as llama.cpp does by the context it allocates per
+   * sequence: `n_ctx` (default 512, llama_context_default_params) padded to a multiple of 256, long when that exceeds
+   * the original context (or, with `seq_len` instead, by the current length as HF does); `context` states which
+   * length was assumed and where it comes from. DeepSeek's `yarn_log_multiplier` = 0.1·mscale_all_dim. The pairing is not in the file: it
    * comes from a table mirroring llama.cpp's `llama_model_rope_type` (NORM → 'interleaved', NEOX/M-RoPE → 'half_split');
    * an architecture missing there gives layout null and a warning. `warnings` lists what the file cannot say and
    * what was assumed. inv_freq as ropeFromConfig's (float64; rope_freqs divisors read from F32/F16 exactly).
    */
-  async ropeFromGGUF(source: GgufSource, options?: { seq_len?: number }): Promise<RopeFromGGUF> {
-    const seq: number | undefined = parse('ropeFromGGUF', FROM_GGUF, options).seq_len;
+  async ropeFromGGUF(source: GgufSource, options?: { seq_len?: number; n_ctx?: number }): Promise<RopeFromGGUF> {
+    const o = parse('ropeFromGGUF', FROM_GGUF, options);
+    if (o.seq_len !== undefined && o.n_ctx !== undefined) throw new PosencError('n_ctx: give n_ctx (llama.cpp\'s context) or seq_len (a current length), not both');
     const f = await openGguf(this.raw, source);
     try {
-      return await ropeFromGgufFile(this.raw, f, seq);
+      return await ropeFromGgufAt(this.raw, f, o.seq_len, o.n_ctx);
     } finally {
       await f.close();
     }

@@ -11,7 +11,7 @@ import { compareRopeOf } from './compare.js';
 import type { RopeComparison } from './compare.js';
 import { openGguf } from './gguf_source.js';
 import type { GgufSource } from './gguf_source.js';
-import { ropeFromGgufFile } from './gguf_rope.js';
+import { ropeFromGgufAt } from './gguf.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
 
 /** Options of {@link Posenc.ropeEngines}: each engine's context, as in ropeFromConfig (defaults: each engine's own). */
@@ -94,7 +94,7 @@ export function ropeEnginesOf(readings: Record<Engine, Reading | { error: string
     if (bad.length) lines.push(`${NAMES[e]}: ${bad.map((m) => `${m.layer_type} — ${m.cells[e].verdict}`).join('; ')}`);
   }
   const agree = matrix.every((m) => ENGINES.every((e) => m.cells[e].agrees !== false));
-  const contexts = Object.fromEntries(ENGINES.map((e) => [e, (ok(e) as RopeFromConfig | null)?.context ?? null])) as Record<Engine, EngineContext | null>;
+  const contexts = Object.fromEntries(ENGINES.map((e) => [e, ok(e)?.context ?? null])) as Record<Engine, EngineContext | null>;
   return { source, engines: readings, contexts, matrix, agree,
     verdict: lines.length === 0 ? 'transformers, vLLM, llama.cpp and MLX run the same RoPE on every layer kind' : lines.join('\n') };
 }
@@ -130,17 +130,13 @@ export class RopeEnginesApi extends Core {
     const f = await openGguf(this.raw, source as GgufSource);
     let r: RopeFromGGUF;
     try {
-      // llama.cpp's context: n_ctx (default 512, llama_context_default_params) padded to 256, as its LongRoPE choice reads it
-      r = await ropeFromGgufFile(this.raw, f, Math.ceil((o.n_ctx ?? 512) / 256) * 256);
+      r = await ropeFromGgufAt(this.raw, f, undefined, o.n_ctx);
     } finally {
       await f.close();
     }
     const why = 'a .gguf is what llama.cpp runs; this engine reads the model\'s config.json (give that to ropeEngines)';
     for (const engine of ENGINES) readings[engine] = engine === 'llama.cpp' ? r : { error: why };
     const res = ropeEnginesOf(readings, 'gguf');
-    const n = o.n_ctx ?? 512;
-    res.contexts['llama.cpp'] = { length: Math.ceil(n / 256) * 256, source: o.n_ctx !== undefined ? `options.n_ctx = ${n}, padded to a multiple of 256`
-      : 'llama.cpp\'s library default n_ctx = 512 (llama_context_default_params, ggml-org/llama.cpp@6c8dcaa src/llama-context.cpp)' };
     res.verdict = `llama.cpp: ${g(r.rope_theta)} base, ${r.rope_type}${r.factor !== null ? ` ×${g(r.factor)}` : ''}, ${r.layout ?? 'unknown'} pairing; ${why}`;
     return res;
   }
