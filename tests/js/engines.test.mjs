@@ -159,3 +159,13 @@ test('engine options: known engines only, n_ctx / max_model_len only with their 
   badConfig(pe, ministral3, /^max_model_len: only with engine 'vllm'/, { engine: 'llama.cpp', max_model_len: 4096 });
   badConfig(pe, ministral3, /^n_ctx: must be an integer/, { engine: 'llama.cpp', n_ctx: 0 });
 });
+
+test('vLLM\'s derived max_model_len (model_arch_config_convertor.py): max_position_embeddings, × factor for scaled types, YaRN from the original', () => {
+  const ctx = (f) => pe.ropeFromConfig(cfg(f), { engine: 'vllm' }).context;
+  assert.equal(ctx('Qwen3-8B.json').length, 40960);                   // default: max_position_embeddings
+  assert.equal(ctx('Llama-3.1-8B.json').length, 131072);              // llama3 is not multiplied
+  assert.equal(ctx('gpt-oss-120b.json').length, 4096 * 32);           // yarn: original_max_position_embeddings × factor
+  assert.equal(ctx('gemma-3-27b-it.json').length, 131072 * 8);        // linear: max_position_embeddings × factor
+  assert.match(ctx('gpt-oss-120b.json').source, /original_max_position_embeddings × factor.*vllm@ee92a6f3/);
+  assert.deepEqual(pe.ropeFromConfig(cfg('Qwen3-8B.json'), { engine: 'vllm', max_model_len: 8192 }).context.length, 8192);
+});
