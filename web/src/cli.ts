@@ -8,6 +8,7 @@ import type { Posenc } from './posenc.js';
 import type { CompareRopeResult } from './compare.js';
 import type { RopeFromConfig } from './config/rope_from_config.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
+import { figureMain, FIGURE_USAGE } from './cli-figure.js';
 
 const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
 
@@ -20,7 +21,9 @@ const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
   --n-ctx <n>             llama.cpp's allocated context (-c; also picks a .gguf's LongRoPE factors); --max-model-len <n>: vLLM's
   --json                  print JSON instead of text
 
-exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files`;
+exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files
+
+${FIGURE_USAGE}`;
 
 type Flags = Record<string, string | boolean>;
 const VALUED = ['compare', 'engine', 'compare-engine', 'tolerance', 'positions', 'seq-len', 'n-ctx', 'max-model-len'];
@@ -120,6 +123,7 @@ const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeIn
   : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
 
 export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (argv[0] === 'figure') return figureMain(argv.slice(1), out, err);
   let args;
   try {
     args = parseArgs(argv);

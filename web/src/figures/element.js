@@ -17,6 +17,7 @@ import { run, recycle, engineInfo } from './engine.js';
 import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { toHTML } from './to-html.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -64,7 +65,7 @@ export class PosencFigure extends Base {
       <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
-      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button></span>
+      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button></span>
       <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
@@ -395,9 +396,13 @@ export class PosencFigure extends Base {
     return [...lines, 'panel,series,row,col,x,value,band_min,band_max', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
   }
 
-  async download(kind) {
+  /** The figure in its current state as one self-contained HTML page (to-html.js; opts: {script, theme, controls}). */
+  toHTML(opts) { return toHTML(this, opts); }
+
+  async download(kind, opts) {
     const name = `posenc-${this.getAttribute('figure')}`;
-    const blob = kind === 'png' ? await this.toPNG() : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+    const blob = kind === 'png' ? await this.toPNG() : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
+      : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
     this.shadowRoot.append(a); a.click(); a.remove();
