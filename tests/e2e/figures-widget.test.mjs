@@ -10,17 +10,9 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 import { scoreAt, SCORE_TOL } from '../engines/engines.mjs';
+import { FAKE_MODEL } from './fake-model.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-// A model with anywidget's interface (@anywidget/types AnyModel: get, set, save_changes, on, off).
-const FAKE_MODEL = `class FakeModel {
-  constructor(state) { this.state = { ...state }; this.handlers = {}; this.saved = []; }
-  get(k) { return this.state[k]; }
-  set(k, v) { const old = JSON.stringify(this.state[k]); this.state[k] = v; if (old !== JSON.stringify(v)) for (const f of this.handlers['change:' + k] ?? []) f(); }
-  save_changes() { this.saved.push(JSON.parse(JSON.stringify(this.state))); }
-  on(e, f) { (this.handlers[e] ??= []).push(f); }
-  off(e, f) { this.handlers[e] = (this.handlers[e] ?? []).filter((g) => g !== f); }
-}`;
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body><div id="out"></div><script type="module">
 ${FAKE_MODEL}
 const text = await fetch('./pkg/widget.js').then((r) => r.text());
