@@ -6,3 +6,11 @@ declare module 'node:fs/promises' {
   export function writeFile(path: string, data: string): Promise<void>;
   export function mkdir(path: string, options: { recursive: true }): Promise<string | undefined>;
 }
+declare module 'node:http' {
+  interface Res { writeHead(status: number, headers?: Record<string, string>): Res; end(body?: string | Uint8Array): void }
+  export function createServer(handler: (req: { url?: string }, res: Res) => void): {
+    listen(port: number, host: string, cb: () => void): void;
+    on(event: 'error', cb: (e: Error & { code?: string }) => void): void;
+    address(): { port: number };
+  };
+}

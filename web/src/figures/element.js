@@ -18,6 +18,7 @@ import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
 import { toHTML } from './to-html.js';
+import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -359,22 +360,26 @@ export class PosencFigure extends Base {
   }
 
   /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
-  async toPNG({ scale = 2 } = {}) {
+  async toPNG({ scale = 2, width } = {}) {
     if (typeof scale !== 'number' || !(scale > 0 && scale <= 8)) {
       throw new PosencError(`scale: must be a number in (0, 8] — device pixels per CSS pixel, default 2 (got ${show(scale)})`);
     }
+    if (width !== undefined) return atWidth(this, width, (c) => c.toPNG({ scale }));   // laid out for that width
     const probe = document.createElement('canvas').getContext('2d'), lay = this._layout(probe);
     const c = document.createElement('canvas');
     c.width = Math.round(lay.W * scale); c.height = Math.round(lay.H * scale);
     const g = c.getContext('2d'); g.setTransform(scale, 0, 0, scale, 0, 0);
     this._paintExport(g, lay);
-    return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+    const png = await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+    return pngWithAlt(png, this.shadowRoot.querySelector('.title').textContent, this.altText());
   }
+  /** What the figure shows for the parameters drawn, in one paragraph: the alt text for an exported image. */
+  altText() { return altText(this); }
   /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
   toSVG() {
     const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
     this._paintExport(g, lay);
-    return g.toString();
+    return svgWithAlt(g.toString(), this.shadowRoot.querySelector('.title').textContent, this.altText());
   }
   /** Exactly the numbers drawn, one table: a header of comments names the figure, its parameters and every column. */
   toCSV() {

@@ -87,9 +87,12 @@ export class PosencFigure extends HTMLElement {
   readonly aborted: number;
   /**
    * PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × `scale`, the
-   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. @throws PosencError (`param` 'scale') for any other scale.
+   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. `width`: lay the figure out that many CSS px wide first (a hidden
+   * copy: e.g. 680 for a blog column), 240 to 4096. Carries the alt text (iTXt Title, Description). @throws PosencError naming the option.
    */
-  toPNG(options?: { scale?: number }): Promise<Blob>;
+  toPNG(options?: { scale?: number; width?: number }): Promise<Blob>;
+  /** The figure's alt text: title, takeaway, the parameters drawn and the read-outs (also inside every PNG and SVG). */
+  altText(): string;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */
   toSVG(): string;
   /**
