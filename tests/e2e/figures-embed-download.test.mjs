@@ -43,3 +43,34 @@ test('Embed panel: Download HTML saves the figure in its state, which opens from
     await rm(dirname(path), { recursive: true });
   } finally { await ctx.close(); }
 });
+
+test('Embed panel opened before the figure has rendered: the iframe height holds it, before and after', async () => {
+  const ctx = await openPage('/');
+  try {
+    const { page } = ctx;
+    for (const id of ['rope-decay', 'alibi']) {
+      const bar = page.locator(`#${id} + .embed-bar`), height = async () => Number(/height="(\d+)"/.exec(await bar.locator('.snippet-iframe').inputValue())[1]);
+      const unrendered = await page.$eval(`#${id}`, (el) => Math.ceil(el.getBoundingClientRect().height));
+      await bar.locator('button.embed').evaluate((b) => b.click());   // no scrolling: the figure has not computed yet
+      await page.waitForFunction((s) => !document.querySelector(s).dataset.measuring, `#${id} + .embed-bar .embed-panel`, { timeout: 30000 });
+      const before = await height();
+      await page.$eval(`#${id}`, (el) => { el.scrollIntoView(); return el.ready; });
+      const rendered = await page.$eval(`#${id}`, (el) => Math.ceil(el.getBoundingClientRect().height)) + 16;
+      await page.waitForFunction(([s, h]) => Number(/height="(\d+)"/.exec(document.querySelector(s).value)[1]) >= h, [`#${id} + .embed-bar .snippet-iframe`, rendered], { timeout: 5000 })
+        .catch(async () => assert.fail(`${id}: snippet ${await height()} < the rendered figure's ${rendered}`));
+      // the truth: embed.html's own height in an iframe on a phone (340 px) and as wide as this page's column
+      const column = await page.$eval(`#${id}`, (el) => Math.round(el.parentElement.clientWidth)), truth = [];
+      for (const width of [340, column]) {
+        const q = await page.context().newPage();
+        await q.setViewportSize({ width, height: 800 });
+        await q.goto(`${ctx.base}/embed.html?figure=${id}`);
+        await q.evaluate(() => customElements.whenDefined('posenc-figure').then(() => document.querySelector('posenc-figure').ready));
+        truth.push(await q.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height)));   // what embed.js sends
+        await q.close();
+      }
+      console.log(`# ${id}: unrendered ${unrendered} px, snippet before ${before}, after ${await height()}; embed.html at 340 / ${column} px: ${truth.join(' / ')}`);
+      assert.ok(before >= Math.max(...truth) - 2, `${id}: before rendering the snippet holds embed.html at both widths (${before} vs ${truth})`);
+    }
+    assert.deepEqual(ctx.errors, []);
+  } finally { await ctx.close(); }
+});

@@ -23,13 +23,22 @@ export const RESIZE = "<script>addEventListener('message', (e) => { if (e.data?.
 // a narrower figure is taller), and embed.html's padding (embed.css).
 const PHONE = 340, PAD = 8;
 
-/** The figure's height in embed.html in an iframe PHONE px wide: a hidden copy of it laid out at that width. */
-async function phoneHeight(f) {
+/** The figure's height in embed.html in an iframe `width` px wide: a hidden copy of it laid out at that width. */
+async function heightAt(f, width) {
   const box = document.createElement('div'), c = document.createElement('posenc-figure');
-  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${PHONE - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
+  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${width - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
   for (const [k, v] of Object.entries({ figure: f.getAttribute('figure'), ...figureState(f), lang: getLang() })) c.setAttribute(k, v);
   box.append(c); document.body.append(box);
   try { await c.ready; return Math.ceil(c.getBoundingClientRect().height) + 2 * PAD; } catch { return 0; } finally { box.remove(); }
+}
+/**
+ * The height the iframe needs: the larger of the figure's height on a phone and at this page's width, both measured
+ * on hidden copies (so it is right before the figure itself has rendered). Some figures are tallest narrow (panels
+ * stack), others wide (a square heatmap grows with the column: alibi is 737 px at 340 and 943 px at 900).
+ */
+async function phoneHeight(f) {
+  const [a, b] = await Promise.all([heightAt(f, PHONE), heightAt(f, Math.max(PHONE, Math.round(f.parentElement?.clientWidth || 0)))]);
+  return Math.max(a, b);
 }
 
 /** The snippets for figure element `f`: {script, cdn, iframe, link}; `phone` = its height in embed.html on a phone. */
@@ -79,7 +88,8 @@ export function addEmbedBars() {
         phoneHeight(f).then((h) => { if (measured === key) { phone = h; delete panel.dataset.measuring; refresh(); } });
       }
     };
-    btn.addEventListener('click', () => { panel.hidden = !panel.hidden; btn.setAttribute('aria-expanded', String(!panel.hidden)); refresh(); });
+    // opened before the figure has rendered: its own height joins the snippet once it has
+    btn.addEventListener('click', () => { panel.hidden = !panel.hidden; btn.setAttribute('aria-expanded', String(!panel.hidden)); refresh(); f.ready.then(() => setTimeout(refresh, 0), () => {}); });
     f.addEventListener('figure-change', () => setTimeout(refresh, 0));
     onLang(refresh);
     refresh();
