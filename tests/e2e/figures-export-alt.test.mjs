@@ -47,7 +47,9 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
     assert.equal(wide.readUInt32BE(16) > 1000, true, `the on-page export is the page's width: ${wide.readUInt32BE(16)}`);
     assert.equal(col.readUInt32BE(16), 1360, 'width 680 at scale 2');
     assert.equal(r.copies, 1, 'the hidden copy is gone');
-    assert.match(r.alt, /^RoPE’s long-range decay\. The score decays .+ Drawn with base = 500000\. score at n − m = 15000, base 500000: /);
+    // not the takeaway, which is written for the defaults ("with base 10000 …") and would contradict the picture
+    assert.match(r.alt, /^RoPE’s long-range decay\. Drawn with base = 500000\. score at n − m = 15000, base 500000: /);
+    assert.doesNotMatch(r.alt, /base 10000/);
     const readout = await fig.evaluate((el) => el.shadowRoot.querySelector('output[data-id="at"]').textContent);
     assert.ok(r.alt.includes(readout), `the alt text holds the read-out ${readout}: ${r.alt}`);
     assert.deepEqual(itxt(col), { Title: 'RoPE’s long-range decay', Description: r.alt });

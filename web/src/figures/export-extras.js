@@ -1,7 +1,7 @@
 // @ts-check
 // What the exports carry besides the picture: the figure laid out for a target width (toPNG({ width }): a hidden copy
 // of the figure at that width, so panels, legends and wrapped text are laid out as the live figure would be there),
-// and the alt text (title, takeaway, the parameters drawn and the read-outs) — el.altText(), inside the SVG as
+// and the alt text (title, the takeaway where it applies, the parameters drawn and the read-outs) — el.altText(), inside the SVG as
 // <title>/<desc>, inside the PNG as iTXt chunks "Title" and "Description" (UTF-8).
 import { PosencError, show } from '#wasm';
 
@@ -10,11 +10,15 @@ import { PosencError, show } from '#wasm';
 /** The figure's alt text: what it shows for the parameters drawn (the read-outs are the numbers of this state). */
 export function altText(/** @type {Figure} */ el) {
   const sr = /** @type {ShadowRoot} */ (el.shadowRoot), text = (/** @type {string} */ s) => sr.querySelector(s)?.textContent?.trim() ?? '';
-  const attrs = [...el.attributes].filter((a) => !['figure', 'lang', 'controls', 'caption', 'theme', 'id', 'class', 'style'].includes(a.name));
+  /** @type {Record<string, unknown>} */
+  let known = {};
+  try { known = el.params; } catch { /* a bad attribute: the figure shows the error, nothing is exported */ }
+  const attrs = [...el.attributes].filter((a) => Object.hasOwn(known, a.name));   // the figure's parameters set, not data-*, id…
   const zh = /** @type {{ lang?: string }} */ (el).lang === 'zh';
   const params = attrs.length ? (zh ? `参数：${attrs.map((a) => `${a.name}=${a.value}`).join('，')}。` : `Drawn with ${attrs.map((a) => `${a.name} = ${a.value}`).join(', ')}.`) : '';
   const readouts = [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim()).filter(Boolean).join(zh ? '；' : '; ');
-  return [`${text('.title')}${zh ? '。' : '.'}`, text('.takeaway'), params, readouts && `${readouts}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
+  // the takeaway is written for the default parameters ("with base 10000 and d = 512 …"): only then is it the alt text's
+  return [`${text('.title')}${zh ? '。' : '.'}`, attrs.length ? '' : text('.takeaway'), params, readouts && `${readouts}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
 }
 
 /** Runs `fn` on a hidden copy of `el` laid out `width` CSS px wide, once it has painted. */
