@@ -61,3 +61,25 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
     assert.deepEqual(errors, []);
   } finally { await browser.close(); rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('Export → HTML where figures-standalone.js was not deployed: the figure says why (no uncaught error)', async () => {
+  const { serveStatic } = await import('./figures-server.mjs');
+  const { cpSync, readdirSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-nostandalone-'));
+  for (const f of readdirSync(join(repo, 'dist'))) if (f !== 'figures-standalone.js') cpSync(join(repo, 'dist', f), join(dir, f), { recursive: true });
+  const S = await serveStatic({ mounts: { '/pkg/': dir }, pages: { '/p.html': '<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./pkg/figures.js"></script></head><body><posenc-figure figure="alibi"></posenc-figure></body></html>' } });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const p = await browser.newPage(), pageErrors = [];
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    await p.goto(`${S.origin}/p.html`);
+    const fig = p.locator('posenc-figure');
+    await fig.evaluate((el) => customElements.whenDefined('posenc-figure').then(() => el.ready));
+    await fig.locator('button.export').click();
+    await fig.locator('.menu button[data-x="html"]').click();
+    const note = fig.locator('.export-error');
+    await note.waitFor({ state: 'visible', timeout: 5000 });
+    assert.match(await note.textContent(), /^toHTML: .*figures-standalone\.js .*HTTP 404.*toHTML\(\{ script \}\)/);
+    assert.deepEqual(pageErrors, []);
+  } finally { await browser.close(); S.server.close(); rmSync(dir, { recursive: true, force: true }); }
+});

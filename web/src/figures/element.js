@@ -67,13 +67,14 @@ export class PosencFigure extends Base {
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
       <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button></span>
-      <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span></div>`);
+      <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
     const sr = this.shadowRoot;
     sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
     sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
-    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x); });
+    // a download that fails (HTML where the bundler did not emit figures-standalone.js) says why, beside the menu
+    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
     sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
     sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
     sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
