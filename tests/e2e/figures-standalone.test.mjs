@@ -149,3 +149,26 @@ test('command line: a bad parameter, an unknown one, an unknown figure are named
   assert.equal(r.status, 2);
   assert.match(r.stderr, /"theme" must be auto, light or dark/);
 });
+
+test('the inlined scalar build (no wasm SIMD) and the main thread (no Worker) compute the same read-out', async () => {
+  for (const [what, init, engine] of [
+    // the SIMD probe (a 31-byte module using v128) fails: the page compiles the inlined scalar build
+    ['scalar', () => {
+      const v = WebAssembly.validate, c = WebAssembly.compile;
+      WebAssembly.validate = (b) => (b.byteLength === 31 ? false : v(b));
+      WebAssembly.compile = (b) => { window.compiledBytes = b.byteLength; return c(b); };   // which build was inflated
+    }, 'worker'],
+    ['no worker', () => { window.Worker = undefined; }, 'main'],
+  ]) {
+    const p = await newPage();
+    await p.addInitScript(init);
+    await p.goto(pathToFileURL(file).href);
+    const fig = p.locator('posenc-figure');
+    assert.equal(await ready(fig), 'ok', `${what}: ${p.errors.join(' | ')}`);
+    assert.equal(await fig.evaluate((el) => el.engine), engine, what);
+    if (what === 'scalar') assert.equal(await p.evaluate(() => window.compiledBytes), statSync(join(repo, 'dist/posenc-scalar.wasm')).size, 'the scalar build was compiled');
+    assert.ok(Math.abs(await readout(fig) - scoreAt(500000)) < SCORE_TOL, `${what}: ${await readout(fig)} vs ${scoreAt(500000)}`);
+    assert.deepEqual(p.errors, [], what);
+    await p.context().close();
+  }
+});
