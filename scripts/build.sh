@@ -8,7 +8,9 @@
 #                      readable), node.js (the Node entry), index.cjs + index.d.cts (require()), glue.mjs (the
 #                      Emscripten glue, the same for both builds),
 #                      posenc-simd.wasm, posenc-scalar.wasm, threads/ (the threads build), figures.js + figures-worker.js + figures.d.ts (posenc/figures),
-#                      hexo/, hugo/, jekyll/ (the README's blog-engine recipes, from web/recipes)
+#                      hexo/, hugo/, jekyll/ (the README's blog-engine recipes, from web/recipes), site/ (the explainer,
+#                      served by npx posenc site), figures-standalone.js (single-file figures), widget.js (anywidget),
+#                      figures-loader.js (classic-script loader)
 #   build/site/        the static site (Vite), hostable anywhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,4 +39,5 @@ cp web/src/index.cjs web/src/index.d.cts dist/
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
 cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.cjs, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
+node scripts/site-into-dist.mjs   # the explainer in the package (npx posenc site), sharing dist/'s files
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

@@ -112,26 +112,30 @@ export const SCORE_TOL = 0.05;
 
 /**
  * Serves `out` and checks the post at `path` in Chromium (see the top of this file). `html` is the static HTML file of
- * the post as the engine built it. `dark` (optional) flips the page to the engine's dark mode: the figure must follow.
+ * the post as the engine built it (`holds`: what it must contain). `dark` (optional) flips the page to the engine's dark
+ * mode: the figure must follow. `frame`: a selector of the iframe that holds the figure (a single-file figure).
+ * `extra(page, figureLocator)`: more checks of the engine's, run last. `ignore`: regular expressions of the theme's own
+ * errors (each named where it is passed), which are not the figure's.
  * Requests to other origins (themes' CDN fonts and icons: no network here) are answered empty.
  */
-export async function checkPost({ name, out, path, html, dark }) {
+export async function checkPost({ name, out, path, html, dark, frame, extra, ignore = [], holds = /<posenc-figure[^>]*figure=("|')?rope-decay/ }) {
   const staticHtml = readFileSync(html, 'utf8');
-  assert.match(staticHtml, /<posenc-figure[^>]*figure=("|')?rope-decay/, `${name}: the built HTML holds the element`);
+  assert.match(staticHtml, holds, `${name}: the built HTML holds the element`);
   const S = await serveStatic({ mounts: { '/': out } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const errors = [];
   try {
     const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-    await ctx.route((u) => !u.href.startsWith(S.origin), (r) => r.fulfill({ status: 200, body: '' }));
+    await ctx.route((u) => /^https?:$/.test(u.protocol) && !u.href.startsWith(S.origin), (r) => r.fulfill({ status: 200, body: '' }));
     const p = await ctx.newPage();
     // a theme's missing favicon is the site's business, not the figure's (Hexo's landscape links /favicon.png)
     const favicon = (url) => /\/favicon\.\w+$/.test(url ?? '');
     p.on('console', (m) => { if (m.type() === 'error' && !favicon(m.location().url)) errors.push(`${m.text()} ${m.location().url ?? ''}`); });
     p.on('pageerror', (e) => errors.push(String(e)));
     p.on('response', (r) => { if (r.status() >= 400 && !favicon(r.url())) errors.push(`HTTP ${r.status()} ${r.url()}`); });
-    await p.goto(`${S.origin}${path}`);
-    const fig = p.locator('posenc-figure').first();
+    await p.goto(path.startsWith('file:') ? path : `${S.origin}${path}`);   // a file:// URL: opened from disk
+    // `frame`: the figure is a single-file figure inside that iframe of the post
+    const fig = (frame ? p.frameLocator(frame) : p).locator('posenc-figure').first();
     // an engine may load the element's module after the static HTML is shown (Docusaurus: the post's chunk after hydration)
     const ready = () => fig.evaluate((el) => { el.scrollIntoView(); return customElements.whenDefined('posenc-figure').then(() => el.ready).then(() => 'ok', (e) => `ERR ${e.message}`); });
     const readout = () => fig.evaluate((el) => Number(el.shadowRoot.querySelector('output[data-id="at"]').dataset.value));
@@ -155,11 +159,14 @@ export async function checkPost({ name, out, path, html, dark }) {
     await fig.screenshot({ path: shotPath(`engines/${name}`) });
     if (dark) {
       await p.evaluate(dark);
-      await p.waitForFunction(() => getComputedStyle(document.querySelector('posenc-figure')).getPropertyValue('--pe-bg').trim() === '#17171a', null, { timeout: 5000 })
-        .catch(() => assert.fail(`${name}: the figure did not follow the page's dark mode`));
+      const bg = () => fig.evaluate((el) => getComputedStyle(el).getPropertyValue('--pe-bg').trim());
+      for (const t0 = Date.now(); await bg() !== '#17171a'; await p.waitForTimeout(50)) {
+        if (Date.now() - t0 > 5000) assert.fail(`${name}: the figure did not follow the page's dark mode`);
+      }
       await p.screenshot({ path: shotPath(`engines/${name}-dark`) });
     }
-    assert.deepEqual(errors, [], `${name}: console errors`);
+    if (extra) await extra(p, fig);   // the engine's own checks, on the page as it is now
+    assert.deepEqual(errors.filter((e) => !ignore.some((r) => r.test(e))), [], `${name}: console errors`);
   } finally {
     await browser.close(); S.server.close();
   }

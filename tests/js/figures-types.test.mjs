@@ -16,3 +16,12 @@ test('figure definitions with // @ts-check type-check (strict), and all of them 
   const r = spawnSync(`${root}node_modules/.bin/tsc`, ['-p', 'tests/types/figures-tsconfig.json'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
+
+// The single-file figure, its page protocol, the anywidget module and the theme detection (// @ts-check, JSDoc):
+// strict, against the package's TypeScript sources (#wasm, #instance mapped to web/src).
+test('the embedding layer (html.js, to-html.js, widget.js, standalone/, theme.js) type-checks (strict)', () => {
+  const cfg = JSON.parse(readFileSync(`${root}tests/types/figures-embed-tsconfig.json`, 'utf8'));
+  for (const f of cfg.files.filter((x) => x.endsWith('.js'))) assert.match(readFileSync(`${root}tests/types/${f}`, 'utf8'), /^\/\/ @ts-check/, f);
+  const r = spawnSync(`${root}node_modules/.bin/tsc`, ['-p', 'tests/types/figures-embed-tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});

@@ -6,13 +6,16 @@
 import { version } from '../../package.json';
 import { figureState, tr, onLang, getLang } from './state.js';
 import { describeFigure } from '../src/figures/index.js';
+// the single-file figure's script (Vite emits it as an asset; fetched only when "HTML" is clicked)
+import standaloneUrl from '../../dist/figures-standalone.js?url';
 
 const T = { link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' },
   script: { en: 'Script and element, self-hosted (recommended): copy the package’s dist/ folder to your site as /posenc/ (npm i posenc; the README has a recipe for Hexo, Hugo, Jekyll, VitePress, Docusaurus)', zh: '脚本与元素，自托管（推荐）：把包的 dist/ 文件夹复制到网站的 /posenc/（npm i posenc；README 里有 Hexo、Hugo、Jekyll、VitePress、Docusaurus 的做法）' },
   cdn: { en: `Or from a CDN (version ${version}; if it is not on npm yet, self-host). jsDelivr is often slow or blocked in mainland China: self-host there, or use the npmmirror copy: https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js`,
     zh: `或者用 CDN（版本 ${version}；若该版本尚未发布到 npm，请自托管）。jsDelivr 在中国大陆常常很慢或无法访问：请自托管，或改用 npmmirror 镜像：https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js` },
   iframe: { en: 'iframe (platforms that allow iframes; the script line fits its height to the figure, and without it the height suits a phone)', zh: 'iframe（允许 iframe 的平台；其中的脚本让高度贴合图，没有脚本时高度按手机宽度留足）' },
-  files: { en: 'Files (platforms without scripts: Zhihu, WeChat, Medium…)', zh: '文件（不运行脚本的平台：知乎、微信、Medium 等）' } };
+  files: { en: 'Files (platforms without scripts: Zhihu, WeChat, Medium…)', zh: '文件（不运行脚本的平台：知乎、微信、Medium 等）' },
+  html: { en: 'Download HTML', zh: '下载 HTML' } };
 const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 // The lines that apply embed.html's height messages (embed.js) to the iframe that sent them.
 export const RESIZE = "<script>addEventListener('message', (e) => { if (e.data?.type !== 'posenc:height') return; for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.height = e.data.height; });</script>";
@@ -20,13 +23,22 @@ export const RESIZE = "<script>addEventListener('message', (e) => { if (e.data?.
 // a narrower figure is taller), and embed.html's padding (embed.css).
 const PHONE = 340, PAD = 8;
 
-/** The figure's height in embed.html in an iframe PHONE px wide: a hidden copy of it laid out at that width. */
-async function phoneHeight(f) {
+/** The figure's height in embed.html in an iframe `width` px wide: a hidden copy of it laid out at that width. */
+async function heightAt(f, width) {
   const box = document.createElement('div'), c = document.createElement('posenc-figure');
-  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${PHONE - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
+  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${width - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
   for (const [k, v] of Object.entries({ figure: f.getAttribute('figure'), ...figureState(f), lang: getLang() })) c.setAttribute(k, v);
   box.append(c); document.body.append(box);
   try { await c.ready; return Math.ceil(c.getBoundingClientRect().height) + 2 * PAD; } catch { return 0; } finally { box.remove(); }
+}
+/**
+ * The height the iframe needs: the larger of the figure's height on a phone and at this page's width, both measured
+ * on hidden copies (so it is right before the figure itself has rendered). Some figures are tallest narrow (panels
+ * stack), others wide (a square heatmap grows with the column: alibi is 737 px at 340 and 943 px at 900).
+ */
+async function phoneHeight(f) {
+  const [a, b] = await Promise.all([heightAt(f, PHONE), heightAt(f, Math.max(PHONE, Math.round(f.parentElement?.clientWidth || 0)))]);
+  return Math.max(a, b);
 }
 
 /** The snippets for figure element `f`: {script, cdn, iframe, link}; `phone` = its height in embed.html on a phone. */
@@ -56,6 +68,10 @@ export function addEmbedBars() {
     const files = document.createElement('p'); files.className = 'files';
     const fl = document.createElement('span'); fl.dataset.key = 'files'; files.append(fl);
     for (const kind of ['png', 'svg', 'csv']) { const b = document.createElement('button'); b.type = 'button'; b.textContent = kind.toUpperCase(); b.dataset.download = kind; b.addEventListener('click', () => f.download(kind)); files.append(' ', b); }
+    const html = document.createElement('button'); html.type = 'button'; html.dataset.download = 'html'; html.dataset.key = 'html';
+    html.title = 'one self-contained file (figure, state, wasm): opens offline, in an iframe, from a notebook export';
+    html.addEventListener('click', async () => f.download('html', { script: await fetch(standaloneUrl).then((r) => r.text()), controls: true }));
+    files.append(' ', html);
     panel.append(box('script', 'snippet-script'), box('cdn', 'snippet-cdn'), box('iframe', 'snippet-iframe'), files);
     bar.append(a, ' · ', btn, panel);
     f.after(bar);
@@ -72,7 +88,8 @@ export function addEmbedBars() {
         phoneHeight(f).then((h) => { if (measured === key) { phone = h; delete panel.dataset.measuring; refresh(); } });
       }
     };
-    btn.addEventListener('click', () => { panel.hidden = !panel.hidden; btn.setAttribute('aria-expanded', String(!panel.hidden)); refresh(); });
+    // opened before the figure has rendered: its own height joins the snippet once it has
+    btn.addEventListener('click', () => { panel.hidden = !panel.hidden; btn.setAttribute('aria-expanded', String(!panel.hidden)); refresh(); f.ready.then(() => setTimeout(refresh, 0), () => {}); });
     f.addEventListener('figure-change', () => setTimeout(refresh, 0));
     onLang(refresh);
     refresh();

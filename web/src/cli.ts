@@ -9,6 +9,8 @@ import type { CompareRopeResult } from './compare.js';
 import type { RopeFromConfig } from './config/rope_from_config.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
 import type { EngineCell, RopeEngines } from './rope_engines.js';
+import { figureMain, FIGURE_USAGE } from './cli-figure.js';
+import { siteMain, SITE_USAGE } from './cli-site.js';
 
 const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
 
@@ -23,7 +25,11 @@ const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
                           factors, also a .gguf's); --max-model-len <n>: vLLM's (default: vLLM's own derivation)
   --json                  print JSON instead of text
 
-exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files`;
+exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files
+
+${FIGURE_USAGE}
+
+${SITE_USAGE}`;
 
 type Flags = Record<string, string | boolean>;
 const VALUED = ['compare', 'engine', 'compare-engine', 'tolerance', 'positions', 'seq-len', 'n-ctx', 'max-model-len'];
@@ -142,6 +148,8 @@ const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeIn
   : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v);
 
 export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (argv[0] === 'figure') return figureMain(argv.slice(1), out, err);
+  if (argv[0] === 'site') return siteMain(argv.slice(1), out, err);
   let args;
   try {
     args = parseArgs(argv);

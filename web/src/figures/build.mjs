@@ -8,7 +8,8 @@
 // Two separate builds, so each file is self-contained. The worker is referenced as
 // `new Worker(new URL('./figures-worker.js', import.meta.url), …)` in the output, the form bundlers recognise.
 import { build } from 'vite';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -36,4 +37,42 @@ for (const [name, entry, external] of [['figures', 'index.js', true], ['figures-
     },
   });
 }
-for (const f of ['figures.d.ts', 'figures.d.cts', 'figures.cjs']) copyFileSync(here(f), `${out}/${f}`);
+for (const f of ['figures.d.ts', 'figures.d.cts', 'figures.cjs', 'widget.d.ts', 'widget.d.cts', 'widget.cjs']) copyFileSync(here(f), `${out}/${f}`);
+copyFileSync(here('loader.js'), `${out}/figures-loader.js`);   // the classic-script loader (as written: it is small)
+
+// dist/figures-standalone.js: one classic script (iife) holding the element, the worker's code (the same text, started
+// from a blob: URL) and both .wasm builds gzipped in base64 (DecompressionStream inflates them): what a single-file
+// figure inlines (html.js). Nothing is fetched, so it runs from file:// and in sandboxed iframes.
+const wasmB64 = (f) => gzipSync(readFileSync(`${out}/${f}`), { level: 9 }).toString('base64');
+const inlineWasm = {
+  name: 'posenc-inline-wasm',
+  // engine.js's main-thread fallback imports the whole API ('posenc'): here useSource's init() stands in for it
+  resolveId: (id) => (id === 'virtual:posenc-wasm' ? '\0posenc-wasm' : id === 'posenc' ? '\0posenc-unused' : null),
+  load: (id) => (id === '\0posenc-unused' ? 'export default () => { throw new Error("posenc standalone: no API import"); };' : id === '\0posenc-wasm' ? `export const WASM_SIMD = ${JSON.stringify(wasmB64('posenc-simd.wasm'))};\nexport const WASM_SCALAR = ${JSON.stringify(wasmB64('posenc-scalar.wasm'))};` : null),
+};
+// The standalone script never fetches a file: the literal worker and .wasm URLs (which Vite would inline as data: URLs,
+// 0.95 MB of raw wasm, and bundle the worker again) become inert, and import.meta (empty in an iife) is undefined.
+const noUrls = {
+  name: 'posenc-no-urls', enforce: 'pre',
+  transform: (code) => (KEEP.some((k) => code.includes(k)) ? { code: KEEP.reduce((c, k) => c.replaceAll(k, "new URL('about:blank')"), code), map: null } : null),
+};
+await build({
+  configFile: false, logLevel: 'warn', plugins: [noUrls, inlineWasm], define: { 'import.meta.url': 'undefined' },
+  build: {
+    outDir: out, emptyOutDir: false, target: 'es2022', minify: true, sourcemap: false, copyPublicDir: false, assetsInlineLimit: 0,
+    lib: { entry: here('standalone/index.js'), formats: ['iife'], name: 'posencStandalone', fileName: () => 'figures-standalone.js' },
+    rollupOptions: { output: { codeSplitting: false } },
+  },
+});
+
+// dist/widget.js (posenc/widget): the anywidget module, an ES module with figures-standalone.js's text inside.
+const standaloneText = readFileSync(`${out}/figures-standalone.js`, 'utf8');
+await build({
+  configFile: false, logLevel: 'warn',
+  plugins: [{ name: 'posenc-standalone-text', resolveId: (id) => (id === 'virtual:posenc-standalone-text' ? '\0posenc-standalone-text' : null),
+    load: (id) => (id === '\0posenc-standalone-text' ? `export default ${JSON.stringify(standaloneText)};` : null) }],
+  build: {
+    outDir: out, emptyOutDir: false, target: 'es2022', minify: false, sourcemap: false, copyPublicDir: false,
+    lib: { entry: here('widget.js'), formats: ['es'], fileName: () => 'widget.js' },
+  },
+});

@@ -17,6 +17,8 @@ import { run, recycle, engineInfo } from './engine.js';
 import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { toHTML } from './to-html.js';
+import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -64,14 +66,15 @@ export class PosencFigure extends Base {
       <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
-      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button></span>
-      <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span></div>`);
+      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button></span>
+      <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
     const sr = this.shadowRoot;
     sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
     sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
-    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x); });
+    // a download that fails (HTML where the bundler did not emit figures-standalone.js) says why, beside the menu
+    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
     sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
     sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
     sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
@@ -358,22 +361,26 @@ export class PosencFigure extends Base {
   }
 
   /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
-  async toPNG({ scale = 2 } = {}) {
+  async toPNG({ scale = 2, width } = {}) {
     if (typeof scale !== 'number' || !(scale > 0 && scale <= 8)) {
       throw new PosencError(`scale: must be a number in (0, 8] — device pixels per CSS pixel, default 2 (got ${show(scale)})`);
     }
+    if (width !== undefined) return atWidth(this, width, (c) => c.toPNG({ scale }));   // laid out for that width
     const probe = document.createElement('canvas').getContext('2d'), lay = this._layout(probe);
     const c = document.createElement('canvas');
     c.width = Math.round(lay.W * scale); c.height = Math.round(lay.H * scale);
     const g = c.getContext('2d'); g.setTransform(scale, 0, 0, scale, 0, 0);
     this._paintExport(g, lay);
-    return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+    const png = await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+    return pngWithAlt(png, this.shadowRoot.querySelector('.title').textContent, this.altText());
   }
+  /** What the figure shows for the parameters drawn, in one paragraph: the alt text for an exported image. */
+  altText() { return altText(this); }
   /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
   toSVG() {
     const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
     this._paintExport(g, lay);
-    return g.toString();
+    return svgWithAlt(g.toString(), this.shadowRoot.querySelector('.title').textContent, this.altText());
   }
   /** Exactly the numbers drawn, one table: a header of comments names the figure, its parameters and every column. */
   toCSV() {
@@ -395,9 +402,13 @@ export class PosencFigure extends Base {
     return [...lines, 'panel,series,row,col,x,value,band_min,band_max', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
   }
 
-  async download(kind) {
+  /** The figure in its current state as one self-contained HTML page (to-html.js; opts: {script, theme, controls}). */
+  toHTML(opts) { return toHTML(this, opts); }
+
+  async download(kind, opts) {
     const name = `posenc-${this.getAttribute('figure')}`;
-    const blob = kind === 'png' ? await this.toPNG() : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+    const blob = kind === 'png' ? await this.toPNG() : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
+      : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
     this.shadowRoot.append(a); a.click(); a.remove();

@@ -18,10 +18,11 @@ let engine = null;
  */
 export const engineInfo = { kind: null, last: null, aborted: 0 };
 
-function startWorker(base, module, simd) {
+function startWorker(base, module, simd, make = null) {
   return new Promise((resolve, reject) => {
     let w;
-    try {
+    if (make) try { w = make(); } catch (e) { reject(e); return; }
+    else try {
       // Same origin: the literal form below, which bundlers (Vite, webpack 5) recognise and emit; or the folder found by
       // where.js. Another origin (a CDN): the browser refuses a cross-origin worker script (it throws), so a blob: module
       // imports it dynamically (a dynamic import is checked against script-src, which lists the CDN; a static one would
@@ -73,7 +74,10 @@ function startWorker(base, module, simd) {
 
 async function startMain(module, simd) {
   const { default: init } = await import('posenc');
-  const pe = await init({ module, simd });
+  return mainEngine(await init({ module, simd }));
+}
+
+function mainEngine(pe) {
   return {
     kind: 'main',
     run(name, params, { onProgress } = {}) {
@@ -90,7 +94,26 @@ async function startMain(module, simd) {
   };
 }
 
+/**
+ * Where a self-contained page (figures-standalone.js) gets its wasm and worker instead: `module(simd)` → the compiled
+ * module (from bytes inlined in the page), `worker()` → a started classic worker (a blob: URL of the page's own code),
+ * `init(module, simd)` → the API on the main thread (no worker could start).
+ * @type {{ module(simd: boolean): Promise<WebAssembly.Module>, worker(): Worker, init(m: WebAssembly.Module, simd: boolean): Promise<object> } | null}
+ */
+let source = null;
+export function useSource(s) { source = s; }
+
 async function start() {
+  if (source) {
+    const simd = simdSupported(), module = source.module(simd), s = source;
+    try {
+      return await startWorker(null, module, simd, s.worker);
+    } catch (e) {
+      const m = await module;
+      console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`);
+      return mainEngine(await s.init(m, simd));
+    }
+  }
   const base = await packageBase(), simd = simdSupported();
   const wasmUrl = base ? new URL(simd ? 'posenc-simd.wasm' : 'posenc-scalar.wasm', base).href : undefined;
   const module = compiledModule({ simd, wasmUrl }, fetchWasm).then((r) => r.module);

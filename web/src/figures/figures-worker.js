@@ -22,6 +22,7 @@ const pool = [];
 const take = (n) => { const i = pool.findIndex((b) => b.byteLength === 4 * n); return i >= 0 ? new Float32Array(pool.splice(i, 1)[0]) : new Float32Array(n); };
 
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
+/** Serves figure computations on `pe` (the posenc API) in this worker. */
 function serve(pe) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { running.get(data.cancel)?.abort(); return; }
@@ -44,7 +45,12 @@ function serve(pe) {
   };
   self.postMessage({ ready: true });
 }
-self.onmessage = ({ data }) => {
-  if (data.module) instantiate(data.module, data.simd, 'module:', {}).then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
-};
-self.postMessage({ listening: true });
+/** Waits for the page's compiled module, then serves (figures-standalone.js calls this in its blob: worker). */
+export function listen() {
+  self.onmessage = ({ data }) => {
+    if (data.module) instantiate(data.module, data.simd, 'module:', {}).then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
+  };
+  self.postMessage({ listening: true });
+}
+// dist/figures-worker.js is this file's own bundle: it listens at once. The standalone bundle imports listen() only.
+if (!globalThis[Symbol.for('posenc.standalone')]) listen();

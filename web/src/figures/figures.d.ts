@@ -52,6 +52,15 @@ export const figureNames: readonly string[];
 /** A figure's title, description, takeaway and parameters. @throws FigureError for an unknown name. */
 export function describeFigure(name: string): FigureDescription;
 
+/**
+ * One figure's self-contained HTML page (what `el.toHTML()` and `npx posenc figure … --html` write). `params`: values
+ * as attributes take them; `script`: the text of dist/figures-standalone.js. @throws FigureError naming a bad parameter.
+ */
+export function figureHTML(options: { figure: string; params?: Record<string, string | number | boolean>; lang?: 'en' | 'zh';
+  theme?: 'auto' | 'light' | 'dark'; controls?: boolean; caption?: string; script: string;
+  /** only the element and the script, to paste into another page (a notebook cell's HTML output) */
+  fragment?: boolean }): string;
+
 /** A bad figure name or attribute: `attribute` names it, `text` says what is allowed in both languages. */
 export class FigureError extends Error {
   readonly attribute: string;
@@ -78,9 +87,12 @@ export class PosencFigure extends HTMLElement {
   readonly aborted: number;
   /**
    * PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × `scale`, the
-   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. @throws PosencError (`param` 'scale') for any other scale.
+   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. `width`: lay the figure out that many CSS px wide first (a hidden
+   * copy: e.g. 680 for a blog column), 240 to 4096. Carries the alt text (iTXt Title, Description). @throws PosencError naming the option.
    */
-  toPNG(options?: { scale?: number }): Promise<Blob>;
+  toPNG(options?: { scale?: number; width?: number }): Promise<Blob>;
+  /** The figure's alt text: title, takeaway, the parameters drawn and the read-outs (also inside every PNG and SVG). */
+  altText(): string;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */
   toSVG(): string;
   /**
@@ -89,8 +101,14 @@ export class PosencFigure extends HTMLElement {
    * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`.
    */
   toCSV(): string;
-  /** Saves a PNG, SVG or CSV file through the browser. */
-  download(kind: 'png' | 'svg' | 'csv'): Promise<void>;
+  /**
+   * The figure in its current state as one self-contained HTML page (element, state, worker and wasm inlined; opens
+   * from file://, under any sub-path, in a sandboxed iframe; postMessage protocol: README "One file per figure").
+   * `script`: the text of posenc's dist/figures-standalone.js, when it is not beside figures.js (a bundled site).
+   */
+  toHTML(options?: { script?: string; theme?: 'auto' | 'light' | 'dark'; controls?: boolean }): Promise<string>;
+  /** Saves a PNG, SVG, CSV or self-contained HTML file through the browser. */
+  download(kind: 'png' | 'svg' | 'csv' | 'html', options?: { script?: string; controls?: boolean }): Promise<void>;
 }
 
 /**

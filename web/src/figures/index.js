@@ -5,3 +5,4 @@ export { PeLines } from './blocks/pe-lines.js';
 export { PeVec2 } from './blocks/pe-vec2.js';
 export { PosencFigure, FigureError } from './element.js';
 export { figureNames, describeFigure } from './registry.js';
+export { figureHTML } from './html.js';

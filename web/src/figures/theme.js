@@ -3,7 +3,8 @@
 // "auto" follows the host page's dark mode, decided in this order:
 //   1. a marker on <html> or <body> that the common engines set: class "dark" / "light" (VitePress, Tailwind, Hexo
 //      Butterfly's "dark" on html…), data-theme (Docusaurus, Hexo NexT), data-user-color-scheme (Hexo Fluid),
-//      data-bs-theme (Bootstrap 5.3), data-color-scheme / data-color-mode (many Jekyll and Hugo themes);
+//      data-bs-theme (Bootstrap 5.3), data-color-scheme / data-color-mode (many Jekyll and Hugo themes),
+//      data-md-color-scheme (MkDocs Material: "slate" is dark), data-jp-theme-light (JupyterLab: "false" is dark);
 //   2. else the page's actual background (the first opaque background-color from the figure up): dark when its
 //      relative luminance is below 0.2 — this catches pages that switch by @media (prefers-color-scheme: dark);
 //   3. else (every background transparent) the canvas colour: dark when the root's color-scheme allows dark and the
@@ -38,6 +39,11 @@ export function curveColour(/** @type {string} */ c, /** @type {boolean} */ dark
 }
 
 const MARKERS = ['data-theme', 'data-user-color-scheme', 'data-bs-theme', 'data-color-scheme', 'data-color-mode', 'data-mode'];
+// Markers whose values are not "dark"/"light": MkDocs Material's palette (data-md-color-scheme="slate" | "default"),
+// JupyterLab's (data-jp-theme-light="false" | "true").
+/** @type {Record<string, Record<string, 'dark' | 'light'>>} */
+const OTHER = { 'data-md-color-scheme': { slate: 'dark', default: 'light' }, 'data-jp-theme-light': { false: 'dark', true: 'light' } };
+const WATCHED = [...MARKERS, ...Object.keys(OTHER)];
 /** 'dark' | 'light' from a marker on <html> or <body>, else null. */
 function marker() {
   for (const el of [document.documentElement, document.body]) {
@@ -45,6 +51,7 @@ function marker() {
     if (el.classList.contains('dark')) return 'dark';
     if (el.classList.contains('light')) return 'light';
     for (const a of MARKERS) { const v = el.getAttribute(a)?.toLowerCase(); if (v === 'dark' || v === 'light') return v; }
+    for (const [a, map] of Object.entries(OTHER)) { const v = el.getAttribute(a)?.toLowerCase(); if (v && Object.hasOwn(map, v)) return map[v]; }
   }
   return null;
 }
@@ -122,7 +129,7 @@ let observer = null;
 const recheck = () => { for (const el of watched) el._retheme(); };
 function startWatching() {
   observer = new MutationObserver(recheck);
-  const attributeFilter = ['class', 'style', ...MARKERS];
+  const attributeFilter = ['class', 'style', ...WATCHED];
   observer.observe(document.documentElement, { attributes: true, attributeFilter });
   if (document.body) observer.observe(document.body, { attributes: true, attributeFilter });
   else document.addEventListener('DOMContentLoaded', () => { observer?.observe(document.body, { attributes: true, attributeFilter }); recheck(); }, { once: true });

@@ -1,0 +1,85 @@
+// Exports for paste-only platforms, from a single-file figure opened from file://: toPNG({ width: 680 }) is laid out
+// for a 680 px column (the PNG is 680 × scale px wide, whatever the page's width), the alt text names the figure and
+// the parameters drawn and holds the read-out of this state, the PNG carries it as iTXt chunks and the SVG as
+// <title>/<desc>; a bad width is named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The iTXt chunks of a PNG: { keyword: text }. */
+function itxt(buf) {
+  const out = {};
+  for (let i = 8; i < buf.length;) {
+    const n = buf.readUInt32BE(i), type = buf.toString('latin1', i + 4, i + 8);
+    if (type === 'iTXt') { const d = buf.subarray(i + 8, i + 8 + n), k = d.indexOf(0); out[d.toString('latin1', 0, k)] = d.subarray(k + 5).toString('utf8'); }
+    i += 12 + n;
+  }
+  return out;
+}
+
+test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-alt-')), file = join(dir, 'rope-decay.html');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    assert.equal(spawnSync(process.execPath, [join(repo, 'dist/cli.js'), 'figure', 'rope-decay', 'base=500000', '--html', '-o', file]).status, 0);
+    const p = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors = [];
+    p.on('pageerror', (e) => errors.push(String(e)));
+    p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await p.goto(pathToFileURL(file).href);
+    const fig = p.locator('posenc-figure');
+    await fig.evaluate((el) => customElements.whenDefined('posenc-figure').then(() => el.ready));
+    const r = await fig.evaluate(async (el) => {
+      const wide = new Uint8Array(await (await el.toPNG({ scale: 1 })).arrayBuffer());
+      const col = new Uint8Array(await (await el.toPNG({ scale: 2, width: 680 })).arrayBuffer());
+      let bad = ''; try { await el.toPNG({ width: 100 }); } catch (e) { bad = e.message; }
+      return { wide: [...wide], col: [...col], alt: el.altText(), svg: el.toSVG(), bad, copies: document.querySelectorAll('posenc-figure').length };
+    });
+    const wide = Buffer.from(r.wide), col = Buffer.from(r.col);
+    assert.equal(wide.readUInt32BE(16) > 1000, true, `the on-page export is the page's width: ${wide.readUInt32BE(16)}`);
+    assert.equal(col.readUInt32BE(16), 1360, 'width 680 at scale 2');
+    assert.equal(r.copies, 1, 'the hidden copy is gone');
+    // not the takeaway, which is written for the defaults ("with base 10000 …") and would contradict the picture
+    assert.match(r.alt, /^RoPE’s long-range decay\. Drawn with base = 500000\. score at n − m = 15000, base 500000: /);
+    assert.doesNotMatch(r.alt, /base 10000/);
+    const readout = await fig.evaluate((el) => el.shadowRoot.querySelector('output[data-id="at"]').textContent);
+    assert.ok(r.alt.includes(readout), `the alt text holds the read-out ${readout}: ${r.alt}`);
+    assert.deepEqual(itxt(col), { Title: 'RoPE’s long-range decay', Description: r.alt });
+    assert.match(r.svg, /^<svg [^>]*role="img"><title>RoPE’s long-range decay<\/title><desc>RoPE’s long-range decay\./);
+    assert.match(r.bad, /^width: must be an integer from 240 to 4096/);
+    // a look at it as a reader would
+    const shot = shotPath('export/rope-decay-680');
+    const { writeFileSync } = await import('node:fs'); writeFileSync(shot, col);
+    assert.deepEqual(errors, []);
+  } finally { await browser.close(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('Export → HTML where figures-standalone.js was not deployed: the figure says why (no uncaught error)', async () => {
+  const { serveStatic } = await import('./figures-server.mjs');
+  const { cpSync, readdirSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-nostandalone-'));
+  for (const f of readdirSync(join(repo, 'dist'))) if (f !== 'figures-standalone.js') cpSync(join(repo, 'dist', f), join(dir, f), { recursive: true });
+  const S = await serveStatic({ mounts: { '/pkg/': dir }, pages: { '/p.html': '<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./pkg/figures.js"></script></head><body><posenc-figure figure="alibi"></posenc-figure></body></html>' } });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const p = await browser.newPage(), pageErrors = [];
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    await p.goto(`${S.origin}/p.html`);
+    const fig = p.locator('posenc-figure');
+    await fig.evaluate((el) => customElements.whenDefined('posenc-figure').then(() => el.ready));
+    await fig.locator('button.export').click();
+    await fig.locator('.menu button[data-x="html"]').click();
+    const note = fig.locator('.export-error');
+    await note.waitFor({ state: 'visible', timeout: 5000 });
+    assert.match(await note.textContent(), /^toHTML: .*figures-standalone\.js .*HTTP 404.*toHTML\(\{ script \}\)/);
+    assert.deepEqual(pageErrors, []);
+  } finally { await browser.close(); S.server.close(); rmSync(dir, { recursive: true, force: true }); }
+});

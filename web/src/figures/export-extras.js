@@ -1,0 +1,60 @@
+// @ts-check
+// What the exports carry besides the picture: the figure laid out for a target width (toPNG({ width }): a hidden copy
+// of the figure at that width, so panels, legends and wrapped text are laid out as the live figure would be there),
+// and the alt text (title, the takeaway where it applies, the parameters drawn and the read-outs) — el.altText(), inside the SVG as
+// <title>/<desc>, inside the PNG as iTXt chunks "Title" and "Description" (UTF-8).
+import { PosencError, show } from '#wasm';
+
+/** @typedef {HTMLElement & { ready: Promise<unknown>, toPNG(o?: { scale?: number, width?: number }): Promise<Blob>, params: Record<string, unknown> }} Figure */
+
+/** The figure's alt text: what it shows for the parameters drawn (the read-outs are the numbers of this state). */
+export function altText(/** @type {Figure} */ el) {
+  const sr = /** @type {ShadowRoot} */ (el.shadowRoot), text = (/** @type {string} */ s) => sr.querySelector(s)?.textContent?.trim() ?? '';
+  /** @type {Record<string, unknown>} */
+  let known = {};
+  try { known = el.params; } catch { /* a bad attribute: the figure shows the error, nothing is exported */ }
+  const attrs = [...el.attributes].filter((a) => Object.hasOwn(known, a.name));   // the figure's parameters set, not data-*, id…
+  const zh = /** @type {{ lang?: string }} */ (el).lang === 'zh';
+  const params = attrs.length ? (zh ? `参数：${attrs.map((a) => `${a.name}=${a.value}`).join('，')}。` : `Drawn with ${attrs.map((a) => `${a.name} = ${a.value}`).join(', ')}.`) : '';
+  const readouts = [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim()).filter(Boolean).join(zh ? '；' : '; ');
+  // the takeaway is written for the default parameters ("with base 10000 and d = 512 …"): only then is it the alt text's
+  return [`${text('.title')}${zh ? '。' : '.'}`, attrs.length ? '' : text('.takeaway'), params, readouts && `${readouts}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
+}
+
+/** Runs `fn` on a hidden copy of `el` laid out `width` CSS px wide, once it has painted. */
+export async function atWidth(/** @type {Figure} */ el, /** @type {unknown} */ width, /** @type {(c: Figure) => Promise<Blob>} */ fn) {
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < 240 || width > 4096) {
+    throw new PosencError(`width: must be an integer from 240 to 4096 — the CSS px the image is laid out for, e.g. 680 for a blog column (got ${show(width)})`);
+  }
+  const box = document.createElement('div'), copy = /** @type {Figure} */ (document.createElement('posenc-figure'));
+  // the export adds a 12 px margin on each side of the panels (element.js _layout)
+  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${width - 24}px`, visibility: 'hidden', pointerEvents: 'none', zIndex: '-1' });
+  for (const a of el.attributes) if (a.name !== 'id') copy.setAttribute(a.name, a.value);
+  copy.setAttribute('lang', /** @type {{ lang: string }} */ (/** @type {unknown} */ (el)).lang);
+  box.append(copy);
+  (el.parentNode ?? document.body).appendChild(box);   // beside the figure: the same page colours and lang
+  try { await copy.ready; return await fn(copy); } finally { box.remove(); }
+}
+
+/** The SVG with its alt text as <title> and <desc> (and role="img"). */
+export function svgWithAlt(/** @type {string} */ svg, /** @type {string} */ title, /** @type {string} */ desc) {
+  const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return svg.replace(/^<svg\b([^>]*)>/, `<svg$1 role="img"><title>${esc(title)}</title><desc>${esc(desc)}</desc>`);
+}
+
+const CRC = (() => { const t = new Uint32Array(256); for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; } return t; })();
+const crc32 = (/** @type {Uint8Array} */ b) => { let c = 0xffffffff; for (const x of b) c = CRC[(c ^ x) & 0xff] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
+
+/** An iTXt chunk (uncompressed UTF-8 text under `keyword`). */
+function itxt(/** @type {string} */ keyword, /** @type {string} */ text) {
+  const body = new Uint8Array([...new TextEncoder().encode(`iTXt${keyword}`), 0, 0, 0, 0, 0, ...new TextEncoder().encode(text)]);
+  const out = new Uint8Array(body.length + 8), v = new DataView(out.buffer);
+  v.setUint32(0, body.length - 4); out.set(body, 4); v.setUint32(4 + body.length, crc32(body));
+  return out;
+}
+
+/** The PNG with Title and Description iTXt chunks before its IEND. */
+export async function pngWithAlt(/** @type {Blob} */ png, /** @type {string} */ title, /** @type {string} */ desc) {
+  const b = new Uint8Array(await png.arrayBuffer()), iend = b.length - 12;
+  return new Blob([b.subarray(0, iend), itxt('Title', title), itxt('Description', desc), b.subarray(iend)], { type: 'image/png' });
+}
