@@ -12,7 +12,7 @@ import type { DualChunkDistances } from './config/dual_chunk.js';
 export type { RopeAxesFromConfig, RopeAxesOptions, RopeAxis, AxisPositionForm } from './config/axes.js';
 export type { DualChunkDistances } from './config/dual_chunk.js';
 
-const AXES: Schema = { grid: optional(any()), fps: optional(num({ gt: 0, max: 1e6 })) };
+const AXES: Schema = { grid: optional(any()), fps: optional(num({ min: 1e-3, max: 1e6 })) };
 const DCA: Schema = { chunk_size: int(1, MAX_POSITION), local_size: int(0, MAX_POSITION), q_positions: array(1 << 20), k_positions: array(1 << 20) };
 
 /** Options of {@link Posenc.dualChunkDistances}; names as `dual_chunk_attention_config`. */
@@ -46,7 +46,7 @@ export class RopeAxesApi extends Core {
    * are formed ('integer', 'center_normalized', 'fps_scaled', 'crop_linspace', 'pipeline_ids'; values with options.grid).
    * `layout` says which channels form pair p. Text LLMs: {@link Posenc.ropeFromConfig}.
    * Accuracy: inv_freq as ropeInvFreq (float64, within 4 ulp of base^(−2k/d)); positions exact for integer forms, within
-   * 2 ulp for normalised / fps-scaled / linspace ones.
+   * 2 ulp for normalised / fps-scaled / linspace ones. Caps: grid sides ≤ 2^20 (≤ 2^26 tokens), fps in [1e-3, 1e6].
    * @throws PosencError naming the key and the rule; for models without RoPE (SigLIP / SigLIP 2: learned 2-D tables,
    * CogVideoX without use_rotary_positional_embeddings) a PosencError saying what positions they use.
    */

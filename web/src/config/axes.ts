@@ -76,7 +76,7 @@ export interface RopeAxesFromConfig {
 export interface RopeAxesOptions {
   /** Patch-grid size per axis ([t, h, w] or [h, w]): fills each axis's `positions`. */
   grid?: number[];
-  /** Cosmos: frames per second of the video (temporal ids scaled by base_fps / fps); omit for an image. */
+  /** Cosmos: frames per second of the video, in [1e-3, 1e6] (temporal ids scaled by base_fps / fps); omit for an image. */
   fps?: number;
 }
 
