@@ -126,3 +126,33 @@ test('bad input: diffusers configs are refused by ropeFromConfig, unknown classe
   bad({ _class_name: 'WanTransformer3DModel', attention_head_dim: 1e9 }, /^attention_head_dim: must be an integer in \[1, 8192\]/);
   bad('{', /^config: not valid JSON/);
 });
+
+test('ropeAxesTables: cos/sin over the (t, h, w) grid, token-major with the last axis fastest, each axis its own frequencies', () => {
+  const TOL = 2e-7;   // float32 cos/sin of float64 angles (the core's table accuracy)
+  const check = (cfg, grid, opts, axisPos, axisFreq, scale = 1) => {
+    const { cos, sin } = pe.ropeAxesTables(cfg, { grid, ...opts });
+    const half = axisFreq.reduce((s, f) => s + f.length, 0), n = grid.reduce((a, b) => a * b, 1);
+    assert.equal(cos.length, n * half);
+    for (let k = 0; k < n; k++) {
+      const idx = [];
+      let rest = k;
+      for (let a = grid.length - 1; a >= 0; a--) { idx[a] = rest % grid[a]; rest = Math.floor(rest / grid[a]); }
+      let p = 0;
+      axisFreq.forEach((fs, a) => fs.forEach((f) => {
+        const ang = scale * axisPos[a](idx[a], grid[a]) * f;
+        assert.ok(Math.abs(cos[k * half + p] - Math.cos(ang)) <= TOL && Math.abs(sin[k * half + p] - Math.sin(ang)) <= TOL, `token ${k} pair ${p}`);
+        p++;
+      }));
+    }
+  };
+  const int = (i) => i;
+  // Wan: t 44, h 42, w 42 channels at θ 10⁴
+  check(fx('diffusion/wan-t2v-class-defaults.json'), [2, 3, 4], {}, [int, int, int], [freqs(1e4, 44), freqs(1e4, 42), freqs(1e4, 42)]);
+  // Cosmos video at 12 fps: time ids i·24/12 = 2i, t base 10⁴·2^(44/42)
+  check(fx('diffusion/cosmos-class-defaults.json'), [3, 2, 2], { fps: 12 }, [(i) => 2 * i, int, int], [freqs(1e4 * 2 ** (44 / 42), 44), freqs(1e4, 42), freqs(1e4, 42)]);
+  // DINOv3 (2-D): centres 2(i + ½)/n − 1, angle 2π·x·1/100^(4k/64)
+  const dino = Array.from({ length: 16 }, (_, k) => 1 / 100 ** ((4 * k) / 64)), centre = (i, n) => 2 * ((i + 0.5) / n) - 1;
+  check(fx('vision/dinov3-vitb16-class-defaults.json'), [3, 5], {}, [centre, centre], [dino, dino], 2 * Math.PI);
+  assert.throws(() => pe.ropeAxesTables(fx('diffusion/wan-t2v-class-defaults.json'), { grid: [1024, 1024, 2] }), /^PosencError: grid: at most 2\^20 tokens/);
+  assert.throws(() => pe.ropeAxesTables(fx('diffusion/wan-t2v-class-defaults.json'), {}), /^PosencError: grid: required/);
+});

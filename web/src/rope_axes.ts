@@ -1,8 +1,10 @@
 // Positions beyond one text axis: the per-axis RoPE of image / video models' configs (config/axes.ts) and dual chunk
 // attention's remapped distances (config/dual_chunk.ts).
 import { Core } from './core.js';
-import { PosencError, show } from './validate.js';
-import { any, array, int, num, optional, parse } from './options.js';
+import { PosencError, check, show } from './validate.js';
+import { any, array, int, num, optional, out, parse } from './options.js';
+import { tableOutputs } from './rope.js';
+import type { Out } from './rope.js';
 import type { Schema } from './options.js';
 import { ropeAxesOf } from './config/axes.js';
 import type { RopeAxesFromConfig, RopeAxesOptions } from './config/axes.js';
@@ -13,7 +15,18 @@ export type { RopeAxesFromConfig, RopeAxesOptions, RopeAxis, AxisPositionForm } 
 export type { DualChunkDistances } from './config/dual_chunk.js';
 
 const AXES: Schema = { grid: optional(any()), fps: optional(num({ min: 1e-3, max: 1e6 })) };
+const TABLES: Schema = { grid: any(), fps: optional(num({ min: 1e-3, max: 1e6 })), out: out() };
 const DCA: Schema = { chunk_size: int(1, MAX_POSITION), local_size: int(0, MAX_POSITION), q_positions: array(1 << 20), k_positions: array(1 << 20) };
+
+/** Options of {@link Posenc.ropeAxesTables}. */
+export interface RopeAxesTableOptions {
+  /** Patch-grid size per axis ([t, h, w] or [h, w]); tokens in row-major order (last axis fastest), as diffusers flattens them. */
+  grid: number[];
+  /** Cosmos: frames per second (see ropeAxesFromConfig). */
+  fps?: number;
+  /** Where to write the tables. Default: new arrays. */
+  out?: { cos: Out; sin: Out };
+}
 
 /** Options of {@link Posenc.dualChunkDistances}; names as `dual_chunk_attention_config`. */
 export interface DualChunkDistancesOptions {
@@ -53,6 +66,42 @@ export class RopeAxesApi extends Core {
   ropeAxesFromConfig(config: unknown, options: RopeAxesOptions = {}): RopeAxesFromConfig {
     const o = parse('ropeAxesFromConfig', AXES, options);
     return ropeAxesOf(this.raw, config, { grid: o.grid, fps: o.fps });
+  }
+
+  /**
+   * cos / sin tables [tokens, rotary_dim/2] of a multi-axis RoPE over a patch grid (computed by the core's M-RoPE kernel,
+   * cpp/src/mrope.cpp, with each axis's own frequencies): token k at grid index (a₀, a₁, a₂) (last axis fastest), pair p
+   * of axis a: angle = angle_scale · positions_a[a_a] · inv_freq_a[p − pairs_a[0]], as {@link Posenc.ropeAxesFromConfig}
+   * gives them for `config` at `grid`. Apply with the result's `layout` (pe.ropeApplyTables, rotary_dim = head_dim).
+   * Accuracy: angles formed in float64, cos/sin within 2 float32 ulp (plus 1e-7 absolute) of float64.
+   * Caps: at most 2^20 tokens, 2^26 table entries.
+   */
+  ropeAxesTables(config: unknown, options: RopeAxesTableOptions): { cos: Float32Array; sin: Float32Array } {
+    const o = parse('ropeAxesTables', TABLES, options);
+    const r = ropeAxesOf(this.raw, config, { grid: o.grid, fps: o.fps });
+    const n = (o.grid as number[]).reduce((a, b) => a * b, 1);
+    if (n > 1 << 20) throw new PosencError(`grid: at most 2^20 tokens (got ${(o.grid as number[]).join('·')} = ${n})`);
+    // three streams t, h, w for the kernel; a 2-D model gets an empty t section
+    const axes = r.axes.length === 3 ? r.axes : [null, ...r.axes];
+    const streams = axes.map(() => new Float64Array(n));
+    const sides = axes.map((a) => (a ? a.positions!.length : 1));
+    for (let k = 0; k < n; k++) {
+      let rest = k;
+      for (let a = 2; a >= 0; a--) {
+        const i = rest % sides[a];
+        rest = (rest - i) / sides[a];
+        streams[a][k] = axes[a] ? axes[a]!.positions![i] : 0;
+      }
+    }
+    const inv = new Float64Array(r.rotary_dim / 2);
+    for (const a of r.axes) inv.set(a.inv_freq.map((f) => f * a.angle_scale), a.pairs[0]);
+    const st = this.heap.call();
+    const pInv = st.input('inv_freq', inv, 'f64', inv.length);
+    const [t, h, w] = streams.map((s, i) => st.input(`positions[${i}]`, s, 'f64', n));
+    const tab = tableOutputs(st, o.out, n * inv.length);
+    const sec = axes.map((a) => (a ? a.inv_freq.length : 0));
+    check(this.raw.mropeTables(pInv, inv.length, sec[0], sec[1], sec[2], t, h, w, n, false, tab.cos.address, tab.sin.address));
+    return tab.finish();
   }
 
   /**
