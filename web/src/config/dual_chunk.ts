@@ -51,3 +51,34 @@ export function dualChunkDistancesOf(chunk_size: number, local_size: number, q: 
 export const MAX_PAIRS = 1 << 24;
 /** Largest position or chunk_size accepted: 2^40 (integers exact in float64). */
 export const MAX_POSITION = 2 ** 40;
+
+/** `dual_chunk_attention_config` as read: chunk_size, local_size, original_max_position_embeddings, chunk_len = chunk_size − local_size. */
+export interface DualChunk { chunk_size: number; local_size: number; original_max_position_embeddings: number | null; chunk_len: number;
+  /** The key path it was read from. */
+  source: string }
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+function posInt(path: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new PosencError(`${path}: must be a positive integer (got ${show(v)})`);
+  return v;
+}
+const opt = <T>(v: unknown, f: (v: unknown) => T): T | null => (v === undefined || v === null ? null : f(v));
+
+/**
+ * Qwen2.5-1M's `dual_chunk_attention_config` (vLLM's get_rope, vllm/model_executor/layers/rotary_embedding/__init__.py, builds
+ * DualChunkRotaryEmbedding(chunk_size, local_size) when the dict is given; transformers ignores the key).
+ */
+export function dualChunkOf(text: Obj, tp: string): DualChunk | null {
+  const d = text.dual_chunk_attention_config;
+  if (d === undefined || d === null) return null;
+  const path = `${tp}dual_chunk_attention_config`;
+  if (!isObj(d)) throw new PosencError(`${path}: must be an object (got ${show(d)})`);
+  const chunk_size = posInt(`${path}.chunk_size`, d.chunk_size);
+  const local = d.local_size;
+  if (typeof local !== 'number' || !Number.isInteger(local) || local < 0 || local >= chunk_size) {
+    throw new PosencError(`${path}.local_size: must be an integer in [0, chunk_size) = [0, ${chunk_size}) (got ${show(local)})`);
+  }
+  const orig = opt(d.original_max_position_embeddings, (v) => posInt(`${path}.original_max_position_embeddings`, v));
+  return { chunk_size, local_size: local, original_max_position_embeddings: orig, chunk_len: chunk_size - local, source: path };
+}

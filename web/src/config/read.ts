@@ -7,6 +7,8 @@ import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
 import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha, readVariant } from './families.js';
+import { dualChunkOf } from './dual_chunk.js';
+import type { DualChunk } from './dual_chunk.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -56,10 +58,6 @@ export interface ConfigPlan {
   warnings: string[];
 }
 
-/** `dual_chunk_attention_config` as read: chunk_size, local_size, original_max_position_embeddings, chunk_len = chunk_size − local_size. */
-export interface DualChunk { chunk_size: number; local_size: number; original_max_position_embeddings: number | null; chunk_len: number;
-  /** The key path it was read from. */
-  source: string }
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -301,24 +299,6 @@ export function readConfig(config: unknown): ConfigPlan {
   const vision_rope = visionRopeOf(c, warnings);
   const dual_chunk = dualChunkOf(text, tp);
   return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, dual_chunk, warnings: [...new Set(warnings)] };
-}
-
-/**
- * Qwen2.5-1M's `dual_chunk_attention_config` (vLLM's get_rope, vllm/model_executor/layers/rotary_embedding/__init__.py, builds
- * DualChunkRotaryEmbedding(chunk_size, local_size) when the dict is given; transformers ignores the key).
- */
-function dualChunkOf(text: Obj, tp: string): DualChunk | null {
-  const d = text.dual_chunk_attention_config;
-  if (d === undefined || d === null) return null;
-  const path = `${tp}dual_chunk_attention_config`;
-  if (!isObj(d)) throw new PosencError(`${path}: must be an object (got ${show(d)})`);
-  const chunk_size = posInt(`${path}.chunk_size`, d.chunk_size);
-  const local = d.local_size;
-  if (typeof local !== 'number' || !Number.isInteger(local) || local < 0 || local >= chunk_size) {
-    throw new PosencError(`${path}.local_size: must be an integer in [0, chunk_size) = [0, ${chunk_size}) (got ${show(local)})`);
-  }
-  const orig = opt(d.original_max_position_embeddings, (v) => posInt(`${path}.original_max_position_embeddings`, v));
-  return { chunk_size, local_size: local, original_max_position_embeddings: orig, chunk_len: chunk_size - local, source: path };
 }
 
 /** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
