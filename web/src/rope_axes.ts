@@ -73,6 +73,8 @@ export class RopeAxesApi extends Core {
    * cpp/src/mrope.cpp, with each axis's own frequencies): token k at grid index (a₀, a₁, a₂) (last axis fastest), pair p
    * of axis a: angle = angle_scale · positions_a[a_a] · inv_freq_a[p − pairs_a[0]], as {@link Posenc.ropeAxesFromConfig}
    * gives them for `config` at `grid`. Apply with the result's `layout` (pe.ropeApplyTables, rotary_dim = head_dim).
+   * Rows are row-major over the grid; the Qwen-VL vision towers feed their patches in spatial-merge blocks (m×m patches
+   * together, `rot_pos_emb`), so reorder rows for them (the angles per (row, column) are the same).
    * Accuracy: angles formed in float64, cos/sin within 2 float32 ulp (plus 1e-7 absolute) of float64.
    * Caps: at most 2^20 tokens, 2^26 table entries.
    */
