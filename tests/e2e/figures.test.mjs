@@ -121,13 +121,20 @@ const REF = {
     return { panel: 'map', values: Array.from({ length: 32 }, (_, m) => [...pe.ropeInnerProductSweep({ q, k, head_dim: 16, rope_theta: 100, q_position: m, k_start: 0, count: 32 })]).flat() }; },
   'ntk-base': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq, n = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'ntk', factor: 8 });
     return { panel: 'speed', series: `NTK-aware: base 10000 → ${Math.round(n.effective_base)}`, values: Float64Array.from(n.inv_freq, (w, i) => w / d[i]) }; },
+  // Wan's t axis: 44 of its 128 channels (128 − 2·2⌊128/6⌋) at base 10000 (diffusers WanRotaryPosEmbed)
+  'rope-axes': () => ({ panel: 'freq', series: 't: pairs 0–21, base 10000', values: pe.ropeInvFreq({ rotary_dim: 44, rope_theta: 10000 }) }),
+  // the last query (127) of chunks L = 32 − 8 = 24: keys in its chunk at i − j, the previous chunk at min(i mod L + L, 32) − (j mod L),
+  // older ones at min(2L − 1, 32) − (j mod L) (vLLM DualChunkRotaryEmbedding, closed form)
+  'dual-chunk': () => ({ panel: 'dist', series: 'dual chunk', values: Array.from({ length: 128 }, (_, r) => { const i = 127, j = i - r, L = 24;
+    const ci = Math.floor(i / L), cj = Math.floor(j / L);
+    return ci === cj ? r : cj === ci - 1 ? Math.min((i % L) + L, 32) - (j % L) : Math.min(2 * L - 1, 32) - (j % L); }) }),
   'scaling-wavelengths': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq;
     const y = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'yarn', factor: 8, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1 }).inv_freq;
     return { panel: 'stretch', series: 'YaRN', values: Float64Array.from(y, (w, i) => d[i] / w) }; },
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 30);
+  assert.equal(figureNames.length, 32);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

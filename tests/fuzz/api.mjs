@@ -24,10 +24,10 @@ import { fileURLToPath } from 'node:url';
 import { npyFile, safetensorsFile } from '../js/files.mjs';
 import { T as G, ggufFile, f32Bytes } from '../js/gguf-writer.mjs';
 
-const CONFIG_READERS = new Set(['ropeFromConfig']);
+const CONFIG_READERS = new Set(['ropeFromConfig', 'ropeAxesFromConfig', 'ropeAxesTables']);
 // Methods whose leading arguments are not an options object: their generated leads (RoPE descriptions, a config) and
 // the arity the runner shapes calls to (ropeFromConfig's options are optional, so its .length is 1).
-const ARITY = { ropeFromConfig: 2, compareRope: 3 };
+const ARITY = { ropeFromConfig: 2, ropeAxesFromConfig: 2, ropeAxesTables: 2, compareRope: 3 };
 const arityOf = (pe, m) => ARITY[m] ?? pe[m].length;
 const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader', 'ropeEngines']);  // return Promises: awaited
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
@@ -258,6 +258,19 @@ function discoverKeys(pe, methods, PosencError, words) {
       const config = { model_type: 'llama', head_dim: 8, rope_theta: 10000, max_position_embeddings: 64,
         rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [2, 2, 2, 2], original_max_position_embeddings: 16 } };
       found[m] = { keys: ['engine', 'seq_len', 'n_ctx', 'max_model_len'], base: [config, { engine: 'llama.cpp', n_ctx: 32 }], ok: true };
+      continue;
+    }
+    if (m === 'ropeAxesFromConfig') {
+      const config = { _class_name: 'CosmosTransformer3DModel', attention_head_dim: 24, rope_scale: [2, 1, 1] };
+      found[m] = { keys: ['grid', 'fps'], base: [config, { grid: [2, 3, 4], fps: 30 }], ok: true };
+      continue;
+    }
+    if (m === 'ropeAxesTables') {
+      found[m] = { keys: ['grid', 'fps'], base: [{ _class_name: 'WanTransformer3DModel', attention_head_dim: 24 }, { grid: [2, 3, 4] }], ok: true };
+      continue;
+    }
+    if (m === 'dualChunkDistances') {
+      found[m] = { keys: ['chunk_size', 'local_size', 'q_positions', 'k_positions'], base: [{ chunk_size: 16, local_size: 4, q_positions: [0, 5, 20, 40], k_positions: [0, 3, 17, 39] }], ok: true };
       continue;
     }
     let ok = arity === 0;

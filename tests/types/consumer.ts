@@ -1,6 +1,6 @@
 // Compiled (not run) by tests/js/types.test.mjs: the published typings, used the way a TypeScript user would.
 import init, { PosencError, simdSupported, wasmModule } from 'posenc';
-import type { AttentionResult, GgufHeader, Posenc, RopeFromGGUF, RopeLayout, SchemeOptions, WasmBuffer, WasmModule } from 'posenc';
+import type { AttentionResult, DualChunkDistances, GgufHeader, Posenc, RopeAxesFromConfig, RopeFromGGUF, RopeLayout, SchemeOptions, WasmBuffer, WasmModule } from 'posenc';
 
 export async function main(): Promise<number> {
   const pe: Posenc = await init({ simd: simdSupported() });
@@ -37,5 +37,12 @@ export async function main(): Promise<number> {
   await wasmModule({ wasmUrl: 42 });
   // @ts-expect-error: a GPU call's signal must look like an AbortSignal
   await shared.gpu.ropeTables({ rotary_dim: 8, positions: 4, signal: { aborted: 'no' } });
-  return cos.length + sin.length + r.scores.length + buckets.length + rotated.length;
+  const axes: RopeAxesFromConfig = pe.ropeAxesFromConfig({ _class_name: 'WanTransformer3DModel' }, { grid: [1, 2, 2] });
+  const axisLayout: RopeLayout = axes.layout;
+  const grid: Float32Array = pe.ropeAxesTables({ _class_name: 'WanTransformer3DModel' }, { grid: [1, 2, 2] }).cos;
+  const dca: DualChunkDistances = pe.dualChunkDistances({ chunk_size: 16, local_size: 4, q_positions: [3], k_positions: [1] });
+  const chunk: number | undefined = pe.ropeFromConfig({ head_dim: 8 }).dual_chunk?.chunk_len;
+  // @ts-expect-error: the grid is a list of sizes
+  pe.ropeAxesTables({}, { grid: 4 });
+  return cos.length + sin.length + r.scores.length + buckets.length + rotated.length + axes.axes.length + grid.length + dca.max_distance + (chunk ?? 0) + axisLayout.length;
 }

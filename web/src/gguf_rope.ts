@@ -256,7 +256,7 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
   return {
     ...top, layer_type: firstRope, layer_types, layers, model_type: arch, seq_len: seq ?? null, mla, attn_temperature,
     mrope_section: mrope && sections ? [sections[0], sections[1], sections[2]] : null, mrope_interleaved: mrope ? pairing === 'imrope' : null,
-    vision_rope: null, warnings,
+    vision_rope: null, dual_chunk: null, warnings,
     gguf: { architecture: arch, version: h.version, pairing, keys, tensors: { rope_freqs: freqs, rope_factors_long: long, rope_factors_short: short },
       bytes_read: h.bytes_read, file_size: h.file_size },
   };

@@ -13,16 +13,17 @@ import { MropeApi } from './mrope.js';
 import { RelativeApi } from './relative.js';
 import { RopeApi } from './rope.js';
 import { RopeEnginesApi } from './rope_engines.js';
+import { RopeAxesApi } from './rope_axes.js';
 import { RopeScalingApi } from './rope_scaling.js';
 import { SinusoidalApi } from './sinusoidal.js';
 import { XposApi } from './xpos.js';
 
 const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
-  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi];
+  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi];
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
-  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi {}
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi {}
 export class Posenc extends Core {
   /**
    * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to

@@ -7,6 +7,8 @@ import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
 import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha, readVariant } from './families.js';
+import { dualChunkOf } from './dual_chunk.js';
+import type { DualChunk } from './dual_chunk.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -51,8 +53,11 @@ export interface ConfigPlan {
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
   /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
   vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
+  /** Qwen2.5-1M's `dual_chunk_attention_config` (vLLM DualChunkRotaryEmbedding), null when absent. */
+  dual_chunk: DualChunk | null;
   warnings: string[];
 }
+
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -72,7 +77,8 @@ const POSITION_KEYS = ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial
   'rotary_dim', 'head_dim', 'global_head_dim', 'max_position_embeddings', 'original_max_position_embeddings', 'rope_local_base_freq',
   'layer_types', 'sliding_window_pattern', 'no_rope_layers', 'no_rope_layer_interval', 'nope_layer_interval', 'qk_rope_head_dim',
   'qk_nope_head_dim', 'rope_interleave', 'attn_temperature_tuning', 'floor_scale', 'attn_scale', 'global_rope_theta',
-  'local_rope_theta', 'global_attn_every_n_layers', 'full_attention_interval', 'num_attention_heads', 'hidden_size', 'num_hidden_layers', 'text_config'];
+  'local_rope_theta', 'global_attn_every_n_layers', 'full_attention_interval', 'num_attention_heads', 'hidden_size', 'num_hidden_layers', 'text_config',
+  'dual_chunk_attention_config'];
 const NEAR_BUT_REAL = new Set(['v_head_dim', 'qk_head_dim', 'num_key_value_heads', 'hidden_sizes', 'n_head', 'n_embd', 'rope_type',
   'use_mrope', 'vision_config', 'audio_config', 'attn_logit_softcapping', 'layer_norm_eps', 'attention_type', 'attn_type']);
 /** Model types whose positions are not rotary (posenc has their schemes under other names). */
@@ -82,7 +88,13 @@ const NOT_ROPE: Record<string, string> = {
   distilbert: 'learned absolute positions', bart: 'learned absolute positions', whisper: 'sinusoidal / learned absolute positions',
   t5: 'T5 relative-position buckets', mt5: 'T5 relative-position buckets', bloom: 'ALiBi', mpt: 'ALiBi',
   deberta: 'DeBERTa relative positions', 'deberta-v2': 'DeBERTa relative positions',
+  // vision encoders with learned tables (transformers SiglipVisionEmbeddings; Siglip2VisionEmbeddings resizes its table per image)
+  siglip: 'learned absolute positions (a learned 2-D patch table)', siglip_vision_model: 'learned absolute positions (a learned 2-D patch table)',
+  siglip2: 'learned 2-D absolute positions, resized bilinearly to each image\'s patch grid',
+  siglip2_vision_model: 'learned 2-D absolute positions, resized bilinearly to each image\'s patch grid',
 };
+/** Configs whose RoPE is per image / video axis: read by ropeAxesFromConfig, not as a text model. */
+const AXES_ONLY = new Set(['dinov3_vit', 'dinov3vit', 'pixtral']);
 
 /** Layer types that never use RoPE (HF hybrid models: Gated DeltaNet, Mamba, short convolutions). */
 const NO_ROPE_TYPES = new Set(['linear_attention', 'mamba', 'conv']);
@@ -101,6 +113,12 @@ export function readConfig(config: unknown): ConfigPlan {
     }
   }
   if (!isObj(c)) throw new PosencError('config: must be an object (a parsed config.json)');
+  if (typeof c._class_name === 'string') {
+    throw new PosencError(`_class_name: '${c._class_name.slice(0, 80)}' is a diffusers model config: its RoPE is per (t, h, w) axis — read it with ropeAxesFromConfig`);
+  }
+  if (typeof c.model_type === 'string' && AXES_ONLY.has(c.model_type.toLowerCase())) {
+    throw new PosencError(`model_type: '${c.model_type}' is a vision encoder: its RoPE is per (h, w) axis — read it with ropeAxesFromConfig`);
+  }
   const warnings: string[] = [];
   let text = c;
   let tp = '';
@@ -279,11 +297,12 @@ export function readConfig(config: unknown): ConfigPlan {
     attn_temperature = { floor_scale: orig, attn_scale: betaTop.beta, form: 'ministral3' };
   }
   const vision_rope = visionRopeOf(c, warnings);
-  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, warnings: [...new Set(warnings)] };
+  const dual_chunk = dualChunkOf(text, tp);
+  return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, dual_chunk, warnings: [...new Set(warnings)] };
 }
 
 /** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
-function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
+export function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
   const vc = c.vision_config;
   if (!isObj(vc)) return null;
   const mt = typeof c.model_type === 'string' ? c.model_type : '';

@@ -78,6 +78,12 @@ export interface RopeFromConfig extends ConfigRope {
    * {@link Posenc.axial2dTables} as `{ rotary_dim, rope_theta, variant }`. Null for other configs.
    */
   vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
+  /**
+   * Qwen2.5-1M's `dual_chunk_attention_config` as vLLM reads it (DualChunkRotaryEmbedding): chunk_len = chunk_size − local_size;
+   * positions are remapped so no query–key distance exceeds chunk_size ({@link Posenc.dualChunkDistances}). transformers
+   * ignores the key (plain RoPE at every distance). Null when absent.
+   */
+  dual_chunk: { chunk_size: number; local_size: number; original_max_position_embeddings: number | null; chunk_len: number; source: string } | null;
   /** Keys ignored, defaults HF fills in, and how dynamic NTK's cache behaves. */
   warnings: string[];
   /** Whose reading of the config this is: present when options.engine was given (absent: transformers'). */

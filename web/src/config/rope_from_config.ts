@@ -121,8 +121,14 @@ export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unkno
   const hf: RopeFromConfig = {
     ...top, layer_type: plan.default_type, layer_types, layers: plan.layers, model_type: plan.model_type, seq_len: seq ?? null,
     mla, attn_temperature, mrope_section: plan.mrope?.mrope_section ?? null, mrope_interleaved: plan.mrope?.mrope_interleaved ?? null,
-    vision_rope: plan.vision_rope, warnings,
+    vision_rope: plan.vision_rope, dual_chunk: plan.dual_chunk, warnings,
   };
+  if (plan.dual_chunk) {
+    const d = plan.dual_chunk;
+    warnings.push(`${d.source}: dual chunk attention (vLLM DualChunkRotaryEmbedding; transformers ignores it) — chunks of ` +
+      `chunk_size − local_size = ${d.chunk_len} positions; a query sees keys of its own chunk at their true distance, older keys at ` +
+      `remapped distances of at most chunk_size = ${d.chunk_size} (pe.dualChunkDistances), not a native context of max_position_embeddings`);
+  }
   return engine === undefined ? hf : applyEngine(raw, hf, engine, {
     seq_len: seq, n_ctx: o.n_ctx, max_model_len: o.max_model_len,
     dicts: Object.fromEntries(Object.entries(plan.types).map(([t, s]) => [t, s ? { ...s.dict, rope_type: s.written_type } : {}])),

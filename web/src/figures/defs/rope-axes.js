@@ -1,0 +1,58 @@
+// @ts-check
+// Positions in images and video: how a model's config splits the head's rotation pairs over its axes (t, h, w or h, w)
+// and what each token of a small patch grid gets. Computed by pe.ropeAxesFromConfig / pe.ropeAxesTables from the model
+// classes' default configs (huggingface/diffusers@58eb52c0, transformers' DINOv3 and Qwen2-VL vision towers).
+import { L } from '../params.js';
+/** @typedef {import('../../index.js').Posenc} Posenc */
+/** @typedef {{ model: string, grid: string }} P */
+
+/** The default config of each model class (only the keys that set its positions). */
+export const MODELS = {
+  wan: { _class_name: 'WanTransformer3DModel', attention_head_dim: 128 },
+  hunyuan_video: { _class_name: 'HunyuanVideoTransformer3DModel', attention_head_dim: 128, rope_axes_dim: [16, 56, 56], rope_theta: 256 },
+  cosmos: { _class_name: 'CosmosTransformer3DModel', attention_head_dim: 128, rope_scale: [2, 1, 1] },
+  flux: { _class_name: 'FluxTransformer2DModel', attention_head_dim: 128, axes_dims_rope: [16, 56, 56] },
+  cogvideox: { _class_name: 'CogVideoXTransformer3DModel', attention_head_dim: 64, use_rotary_positional_embeddings: true, patch_size_t: 2 },
+  dinov3: { model_type: 'dinov3_vit', hidden_size: 768, num_attention_heads: 12, rope_theta: 100, num_register_tokens: 4 },
+  qwen2_vl: { model_type: 'qwen2_5_vl', vision_config: { hidden_size: 1280, num_heads: 16 } },
+};
+/** An axis name in Chinese text (Flux's id column 'index' as 序号轴). */
+const zhAxis = (/** @type {string} */ n) => (n === 'index' ? '序号轴' : n);
+const AXIS_COLOURS = /** @type {Record<string, string>} */ ({ t: '#0072B2', index: '#0072B2', h: '#D55E00', w: '#007A5A' });
+
+export default {
+  name: 'rope-axes',
+  title: L('RoPE over image and video axes', '图像与视频各轴上的 RoPE'),
+  description: L('How each model splits its head’s rotation pairs over the position axes (time t, height h, width w), the frequencies each axis gets, and the cos of every pair for the tokens of a small patch grid.',
+    '各模型如何把注意力头的旋转通道对分给各个位置轴（时间 t、高 h、宽 w），每个轴得到的频率，以及一个小的图块网格中每个词元在每个通道对上的 cos。'),
+  takeaway: L('Each axis owns its own block of pairs with its own spectrum: moving one patch along w changes only w’s pairs, so a score depends on the offset along each axis separately.',
+    '每个轴拥有自己的一段通道对和自己的频谱：沿 w 移动一个图块只改变 w 的通道对，所以分数分别取决于各轴上的偏移。'),
+  params: {
+    model: { type: 'enum', values: Object.keys(MODELS), default: 'wan', label: L('Model', '模型') },
+    grid: { type: 'enum', values: ['2x3x4', '1x4x4', '4x2x2'], default: '2x3x4', label: L('Grid t×h×w (h×w for 2-D)', '网格 t×h×w（二维取 h×w）') },
+  },
+  /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
+  tries: [{ params: { model: 'hunyuan_video' }, look: L('HunyuanVideo: t gets only 8 of 64 pairs (rope_axes_dim 16), at base 256 — its slowest t pair turns 256^(−14/16) ≈ 0.0078 rad per frame.',
+    'HunyuanVideo：t 只分到 64 个通道对中的 8 个（rope_axes_dim 16），底数 256——最慢的 t 通道对每帧转 256^(−14/16) ≈ 0.0078 弧度。') }],
+  panels: () => [{ id: 'freq', block: 'lines', height: 220, logY: true }, { id: 'cos', block: 'heatmap', palette: 'rdbu', size: 480 }],
+  /** @param {Posenc} pe @param {P} p */
+  compute(pe, { model, grid }) {
+    const cfg = MODELS[/** @type {keyof typeof MODELS} */ (model)];
+    const r = pe.ropeAxesFromConfig(cfg);
+    const sizes = grid.split('x').map(Number), g = r.axes.length === 3 ? sizes : sizes.slice(1);
+    const t = pe.ropeAxesTables(cfg, { grid: g });
+    return { model, layout: r.layout, half: r.rotary_dim / 2, tokens: g.reduce((a, b) => a * b, 1), grid: g,
+      axes: r.axes.map((a) => ({ name: a.name, pairs: a.pairs, base: a.base, inv: Float64Array.from(a.inv_freq, (f) => f * a.angle_scale) })), cos: t.cos };
+  },
+  /** @param {any} r */
+  render(r) {
+    return {
+      freq: { series: r.axes.map((/** @type {any} */ a) => ({ x: Float64Array.from(a.inv, (_, k) => a.pairs[0] + k), y: a.inv, color: AXIS_COLOURS[a.name],
+        label: L(`${a.name}: pairs ${a.pairs[0]}–${a.pairs[1] - 1}, base ${+a.base.toPrecision(6)}`, `${zhAxis(a.name)}：通道对 ${a.pairs[0]}–${a.pairs[1] - 1}，底数 ${+a.base.toPrecision(6)}`) })),
+        caption: L(`radians per position unit of each pair (${r.layout} pairs)`, `每个通道对每单位位置转过的弧度（${r.layout === 'interleaved' ? '相邻通道' : '前后两半'}配对）`), xlabel: L('pair', '通道对'), ylabel: L('rad / position', '弧度 / 位置') },
+      cos: { data: r.cos, rows: r.tokens, cols: r.half, caption: L(`cos of each pair for the ${r.grid.join('×')} tokens (last axis fastest)`, `${r.grid.join('×')} 个词元在每个通道对上的 cos（最后一轴变化最快）`),
+        xlabel: L('pair →', '通道对 →'), ylabel: L('token ↓', '词元 ↓') },
+      readouts: r.axes.map((/** @type {any} */ a) => ({ id: `pairs-${a.name}`, label: L(`pairs of ${a.name}`, `${zhAxis(a.name)} 的通道对数`), value: a.pairs[1] - a.pairs[0] })),
+    };
+  },
+};
