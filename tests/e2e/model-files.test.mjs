@@ -131,7 +131,7 @@ test('Chinese: every text of the part in Chinese, CJK rules; phone width', async
     const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = w.nextNode(); n; n = w.nextNode()) {
       const e = n.parentElement;
-      if (e.closest('code, td, select, .name, posenc-figure') || !e.checkVisibility()) continue;
+      if (e.closest('code, cite, td, select, .name, posenc-figure') || !e.checkVisibility()) continue;
       if (n.textContent.trim()) out.push(n.textContent.trim());
     }
     return out;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { PosencError } from 'posenc';
 import { builds, randomVec } from './helpers.mjs';
 import { npyFile } from './files.mjs';
+import { readFileSync } from 'node:fs';
 
 const pe0 = builds[0][1];
 const x = randomVec(2 * 2 * 8, 1);
@@ -15,6 +16,7 @@ const table = { rows: 4, cols: 8, data: randomVec(32, 3) };
 const config = { head_dim: 8, rope_theta: 10000, max_position_embeddings: 64 };
 
 // [label, call(pe, options), valid options covering every option of the method]
+const wan = JSON.parse(readFileSync(new URL('../fixtures/configs/diffusion/wan-t2v-class-defaults.json', import.meta.url), 'utf8'));
 const CASES = [
   ['ropeInvFreq', (pe, o) => pe.ropeInvFreq(o), { rotary_dim: 8, rope_theta: 10000 }],
   ['ropeTables', (pe, o) => pe.ropeTables(o), { rotary_dim: 8, rope_theta: 10000, positions: [0, 1], duplicate: true,
@@ -32,6 +34,9 @@ const CASES = [
   ['rotaryDim', (pe, o) => pe.rotaryDim(o), { head_dim: 8, partial_rotary_factor: 0.5 }],
   ['ropeInvFreqScaled', (pe, o) => pe.ropeInvFreqScaled(o), { rotary_dim: 8, rope_type: 'linear', factor: 2, rope_theta: 10000, seq_len: 4 }],
   ['ropeFromConfig', (pe, o) => pe.ropeFromConfig(config, o), { seq_len: 16 }],
+  ['ropeAxesFromConfig', (pe, o) => pe.ropeAxesFromConfig(wan, o), { grid: [2, 2, 2] }],
+  ['ropeAxesTables', (pe, o) => pe.ropeAxesTables(wan, o), { grid: [2, 2, 2] }],
+  ['dualChunkDistances', (pe, o) => pe.dualChunkDistances(o), { chunk_size: 16, local_size: 4, q_positions: [0, 20, 40], k_positions: [0, 5, 30] }],
   ['compareRope', (pe, o) => pe.compareRope(pe.ropeFromConfig({ head_dim: 16 }), pe.ropeFromConfig({ head_dim: 16, rope_theta: 500000 }), o), { positions: 64, samples: 16 }],
   ['yarnCorrectionRange', (pe, o) => pe.yarnCorrectionRange(o), { rotary_dim: 128, rope_theta: 1e6, original_max_position_embeddings: 32768,
     max_position_embeddings: 131072, beta_fast: 32, beta_slow: 1, truncate: false }],

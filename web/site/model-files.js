@@ -167,6 +167,16 @@ function update() {
   const c = a.rope && b.rope ? pe.compareRope(a.rope, b.rope) : null;
   // the engines' notes (English: they quote the engines' code), under the table
   const notes = slots.flatMap((s) => (s.rope?.engine_notes ?? []).map((n) => el('li', {}, el('strong', { textContent: `${s.key}: ` }), n)));
+  // where each engine's assumed context for file A comes from (the matrix's last row)
+  const m = slots[0].engines;
+  if (m) {
+    for (const [e, c] of Object.entries(m.contexts)) {
+      if (!c) continue;
+      const len = c.length ?? tr({ en: 'the current length', zh: '当前长度' });
+      notes.push(el('li', {}, el('strong', {}, 'A, ', el('code', { textContent: ENGINE_NAMES[e] }), ': '),
+        tr({ en: `context ${len} — `, zh: `上下文 ${len}——` }), el('cite', { textContent: c.source })));
+    }
+  }
   if (c) notes.push(...c.notes.map((n) => el('li', {}, n)));
   const head = el('p', { textContent: tr({ en: 'Where the engines read the config differently (from their code, at the commits cited):',
     zh: '引擎读取配置的不同之处（依据所引提交中的代码，说明保留英文原文）：' }) });
@@ -210,7 +220,7 @@ function engineMatrix() {
       return td;
     })));
   const ctx = el('tr', {}, el('th', { textContent: tr({ en: 'context assumed', zh: '假定的上下文长度' }) }),
-    ...engines.map((e) => el('td', { title: m.contexts[e]?.source ?? (m.engines[e].error ?? '') }, m.contexts[e] ? String(m.contexts[e].length ?? tr({ en: 'current length', zh: '当前长度' })) : '—')));
+    ...engines.map((e) => el('td', {}, m.contexts[e] ? String(m.contexts[e].length ?? tr({ en: 'current length', zh: '当前长度' })) : '—')));
   const differ = engines.filter((e) => m.matrix.some((r) => r.cells[e].agrees === false)).map((e) => `\`${ENGINE_NAMES[e]}\``);
   const missing = engines.filter((e) => m.engines[e].error).map((e) => `\`${ENGINE_NAMES[e]}\``);
   const summary = m.source === 'gguf' ? tr({ en: 'A `.gguf` is what `llama.cpp` runs; the other engines read the model\'s `config.json`.', zh: '`.gguf` 是 `llama.cpp` 运行的文件；其他引擎读取模型的 `config.json`。' })
