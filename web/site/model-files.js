@@ -174,7 +174,7 @@ function update() {
       if (!c) continue;
       const len = c.length ?? tr({ en: 'the current length', zh: '当前长度' });
       notes.push(el('li', {}, el('strong', {}, 'A, ', el('code', { textContent: ENGINE_NAMES[e] }), ': '),
-        tr({ en: `context ${len} — `, zh: `上下文 ${len}——` }), el('cite', { textContent: c.source })));
+        tr({ en: `context ${len} — `, zh: c.length === null ? '上下文为当前长度——' : `上下文 ${len}——` }), el('cite', { textContent: c.source })));
     }
   }
   if (c) notes.push(...c.notes.map((n) => el('li', {}, n)));
