@@ -31,3 +31,13 @@ for (const path of ['/', '/?lang=zh', '/gallery.html', '/embed.html?figure=rope-
     if (p !== ctx.page) await p.close();
   });
 }
+
+test('a skip link is the first Tab stop and moves focus to the content', async () => {
+  const p = await ctx.open('/');
+  await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement?.className), 'skip-link');
+  assert.ok(await p.evaluate(() => document.activeElement.getBoundingClientRect().top >= 0), 'visible when focused');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => location.hash === '#main');
+  await p.context().close();
+});

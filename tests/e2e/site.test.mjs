@@ -230,8 +230,8 @@ test('6 · extrapolation: config.json read by the API; a bad config shows its er
   const text = await page.$eval('#config-wavelengths', (el) => el.params.config);
   const r = pe.ropeFromConfig(text);
   assert.equal(await readout('config-wavelengths', 'info'), r.inv_freq[r.inv_freq.length - 1]);
-  assert.equal(await ready('wavelengths'), 'ok');
-  assert.equal(Number((await readoutText('wavelengths', 'incomplete')).split('/')[0]),
+  assert.equal(await ready('scaling-wavelengths'), 'ok');   // the wavelength figure of §6 (merged into this one)
+  assert.equal(Number((await readoutText('scaling-wavelengths', 'incomplete')).split('/')[0]),
     pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 4096 }).wavelength.filter((w) => w > 4096).length);
   assert.equal(await ready('context-extension'), 'ok');
   const before = await pixels('context-extension', 'ratio');

@@ -31,11 +31,13 @@ import ropeRelative from './defs/rope-relative.js';
 import ntkBase from './defs/ntk-base.js';
 import scalingWavelengths from './defs/scaling-wavelengths.js';
 import ropeCompare from './defs/rope-compare.js';
+import ropePhasor from './defs/rope-phasor.js';
+import evidenceExtension from './defs/evidence-extension.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
-  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths];
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, ropePhasor, evidenceExtension];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
