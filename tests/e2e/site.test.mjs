@@ -26,8 +26,11 @@ const csv = (id) => page.$eval(`#${id}`, (el) => el.toCSV());
 test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that paints, no section errors', async () => {
   assert.ok(await page.$$eval('.katex', (els) => els.length) > 20);
   const ids = await page.$$eval('main posenc-figure', (els) => els.map((e) => e.id));
-  assert.deepEqual([...ids].sort(), [...figureNames].sort(), 'the page places every figure of the package, each once');
-  for (const id of ids) assert.equal(await ready(id), 'ok', id);
+  // every figure of the package, each once — but 'wavelengths', which §6 merged into scaling-wavelengths (it stays in
+  // the package for the gallery and embeds)
+  assert.deepEqual([...ids].sort(), figureNames.filter((n) => n !== 'wavelengths').sort(), 'the page places every figure of the package, each once');
+  // (a figure hidden for the model in the config reader — config-scale without factors, config-mrope without M-RoPE — waits)
+  for (const id of ids) if (await page.$eval(`#${id}`, (e) => e.checkVisibility())) assert.equal(await ready(id), 'ok', id);
   assert.equal(await page.$eval('#permutation', (el) => el.engine), 'worker');
   assert.deepEqual(await page.$$eval('.error', (els) => els.filter((e) => !e.hidden).map((e) => e.textContent)), []);
   await page.screenshot({ path: shotPath('page-top') });
@@ -75,6 +78,7 @@ test('2 · absolute: similarity = API, exact longest wavelength (defect 17), the
   assert.notEqual(await pixels('sinusoidal', 'table'), before);
   await settled(page);
   assert.ok(await shown('s2-shift') < 1e-5, 'concatenated: also a rotation (the check follows the figure’s layout)');
+  assert.equal(await ready('multiplicative'), 'ok');   // further down since §2 opens with the position-codes figure
   assert.ok(await readout('multiplicative', 'rec') < 1e-4);
   // A learned table as JSON: 10 positions × 4.
   const rows = Array.from({ length: 10 }, (_, p) => [p, Math.sin(p), 1 / (p + 1), (-1) ** p]);

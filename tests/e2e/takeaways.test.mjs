@@ -40,6 +40,25 @@ test('every figure on the page has at least one "try this" whose parameters are 
   }
 });
 
+test('§2 position codes: integers grow, binary steps are uneven (6 bits at 31 → 32), the sinusoid’s step and size are the same everywhere', async () => {
+  for (const [d, n, widest, at] of [[await P.draw('position-codes'), 64, 6, 31], [(await tries('position-codes'))[0].d, 256, 8, 127]]) {
+    assert.equal(d.readouts['int-max'], n - 1);
+    assert.equal(Math.round(d.readouts['bin-step']), widest);
+    const step = d.panels.step, size = d.panels.size, bin = series(step, 'binary bits').y, sine = series(step, 'sinusoid').y;
+    assert.equal(bin.indexOf(Math.max(...bin)), at, 'the widest binary step is at the carry');
+    assert.ok(bin.filter((x) => x === 1).length >= (n - 1) / 2, 'one bit between most neighbours');
+    // the sinusoid: every step √Σ(2 sin(ωᵢ/2))², every code √bits long (ωᵢ = π/2^i, 8 pairs)
+    const want = Math.sqrt(Array.from({ length: 8 }, (_, i) => (2 * Math.sin(Math.PI / 2 ** i / 2)) ** 2).reduce((a, b) => a + b));
+    for (const x of sine) assert.ok(Math.abs(x - want) < 1e-5, `${x} vs ${want}`);
+    for (const x of series(size, 'sinusoid').y) assert.ok(Math.abs(x - Math.sqrt(8)) < 1e-5);
+    assert.equal(series(size, 'integer p').y.at(-1), n - 1);
+    // the binary map: bit i of p
+    const m = d.panels.binary;
+    for (const p of [0, 31, 32, n - 1]) for (let i = 0; i < 8; i++) assert.equal(at2(m, p, i), Math.floor(p / 2 ** i) % 2);
+  }
+  function at2(m, r, c) { return m.data[r * m.cols + c]; }
+});
+
 test('§1 permutation: S′ − PSPᵀ is 0 without RoPE, and not with it (its own colour scale)', async () => {
   const d = await P.draw('permutation');
   assert.ok(maxAbs(d.panels.diff.data) <= 1e-6, 'no position: only permuted');

@@ -33,18 +33,18 @@ export default {
   name: 'evidence-extension',
   title: L('Evidence: PI, NTK-aware and YaRN on a real model (YaRN paper)', '证据：PI、NTK-aware 与 YaRN 在真实模型上的表现（YaRN 论文）'),
   description: L('LLaMA 7B, trained on 2048 tokens, fine-tuned to 32k tokens (s = 16) with each scheme, as published by Peng et al. (YaRN, arXiv:2309.00071; their evaluation data in github.com/jquesnelle/yarn): perplexity on long Proof-pile documents truncated to each length (lower is better), and passkey retrieval accuracy.',
-    'LLaMA 7B（训练长度 2048）分别用各方案微调到 32k 词元（s = 16），数据来自 Peng 等人的发表结果（YaRN，arXiv:2309.00071；评测数据见 github.com/jquesnelle/yarn）：长 Proof-pile 文档截断到各长度后的困惑度（越低越好），以及密钥检索（passkey）准确率。'),
+    'LLaMA 7B（训练长度 2048）分别用各方案微调到 32k 词元（s = 16），数据来自 Peng 等人的发表结果（YaRN，arXiv:2309.00071；评测数据见 YaRN 的代码仓库）：长 Proof-pile 文档截断到各长度后的困惑度（越低越好），以及密钥检索准确率。'),
   takeaway: L('NTK-aware is good up to about 17k, then its perplexity climbs from 3.17 to 8.49 at 32k and its passkey accuracy falls to 0 — the pairs it pushes past the trained angles. PI is worse than YaRN at every length (3.57 at 32k). NTK-by-parts and YaRN, which stretch those pairs by the full s, keep improving to 32k (2.81 and 2.77). The passkey panel, measured at five lengths only, is less tidy: there PI is the best of all at 32k (0.76).',
     'NTK-aware 在约 17k 以内表现不错，之后困惑度从 3.17 一路升到 32k 处的 8.49，密钥检索准确率降到 0——正是它推到训练角度之外的那些通道对所致。PI 在每个长度上都比 YaRN 差（32k 处 3.57）。NTK-by-parts 与 YaRN 把这些通道对完整地拉长 s 倍，困惑度一直降到 32k（2.81 与 2.77）。密钥检索只测了五个长度，结果没那么整齐：在 32k 处反而是 PI 最好（0.76）。'),
-  params: { show: { type: 'enum', values: ['all', 'ntk-yarn'], default: 'all', label: L('schemes', '方案') } },
+  params: { show: { type: 'enum', values: ['all', 'ntk_yarn'], default: 'all', label: L('schemes', '方案') } },
   /** @type {import('../params.js').FigureTry[]} */
-  tries: [{ params: { show: 'ntk-yarn' }, look: L('NTK-aware against YaRN alone: the two curves agree to within 0.3 up to 17k; past it NTK-aware turns up while YaRN keeps falling.',
+  tries: [{ params: { show: 'ntk_yarn' }, look: L('NTK-aware against YaRN alone: the two curves agree to within 0.3 up to 17k; past it NTK-aware turns up while YaRN keeps falling.',
     '只看 NTK-aware 与 YaRN：到 17k 为止两条曲线相差不到 0.3；过了 17k，NTK-aware 掉头上升，YaRN 继续下降。') }],
   panels: () => [{ id: 'ppl', block: 'lines', height: 260 }, { id: 'passkey', block: 'lines', height: 200, logX: true }],
   compute() { return { ppl: PERPLEXITY, passkey: PASSKEY }; },
   /** @param {any} r @param {P} p */
   render(r, p) {
-    const keys = p.show === 'ntk-yarn' ? KEYS.filter((k) => k === 'ntk' || k === 'yarn') : KEYS;
+    const keys = p.show === 'ntk_yarn' ? KEYS.filter((k) => k === 'ntk' || k === 'yarn') : KEYS;
     const x = Float64Array.from(LENGTHS), xk = Float64Array.from(PASSKEY_LENGTHS);
     return {
       ppl: { series: keys.map((k) => ({ x, y: Float64Array.from(r.ppl[k]), label: NAMES[k], ...STYLE[k] })),
