@@ -48,6 +48,10 @@ output { font-weight: 600; }
 .menu { display: inline-flex; gap: 4px; }
 .backend { color: var(--pe-muted); border: 1px solid var(--pe-grid); border-radius: 9px; padding: 0 8px; font-size: 12px; }
 table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
+/* phones: several planes side by side, two to a row (the clocks: the slider and the hands on one screen) */
+@media (max-width: 600px) { .panels:has(> pe-vec2 + pe-vec2) { gap: 10px 8px; } .panels:has(> pe-vec2 + pe-vec2) > pe-vec2 { width: calc(50vw - 22px); --pe-vec-size: 100%; font-size: 11px; } }
+/* phones: every control a 44 px target (WCAG 2.5.5; the walk measured 18–24 px) */
+@media (pointer: coarse), (max-width: 600px) { select, button, input:not([type=range]):not([type=checkbox]) { min-height: 44px; } input[type=range] { height: 44px; } input[type=checkbox] { width: 24px; height: 24px; } }
 td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
 .scroll { overflow: auto; max-width: 100%; max-height: 320px; }
 `;
