@@ -41,3 +41,14 @@ test('a skip link is the first Tab stop and moves focus to the content', async (
   await p.waitForFunction(() => location.hash === '#main');
   await p.context().close();
 });
+
+test('a canvas figure has a text alternative that states the numbers drawn (curves, marks, shaded bands; a map’s size and range)', async () => {
+  const p = await ctx.open('/#ntk-base');
+  await p.locator('#ntk-base').evaluate(async (el) => { el.scrollIntoView(); await el.ready; });
+  const [speed, angle] = await p.$eval('#ntk-base', (el) => [...el.shadowRoot.querySelectorAll('pe-lines')].map((b) => b.shadowRoot.querySelector('canvas').getAttribute('aria-label')));
+  assert.match(speed, /NTK-aware: base 10000 → 82685: x 0 … 63; y 1 → 0\.125 \(0\.125 … 1\)/);
+  assert.match(angle, /pairs 46–62: NTK-aware goes past the trained angles .*\(x 45\.5 … 62\.5\)/);
+  await p.locator('#sinusoidal').evaluate(async (el) => { el.scrollIntoView(); await el.ready; });
+  assert.match(await p.$eval('#sinusoidal', (el) => el.shadowRoot.querySelector('pe-heatmap').shadowRoot.querySelector('canvas').getAttribute('aria-label')), /^PE table: .*\. 64 × 32: −1 … 1$/);
+  await p.context().close();
+});
