@@ -16,7 +16,7 @@ before(async () => { ctx = await openPage('/', { width: 1280, height: 1000 }); }
 after(async () => { await ctx?.close(); });
 
 async function violations(page) {
-  await page.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { f.scrollIntoView(); await f.ready?.catch(() => {}); } });
+  await page.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { if (!f.checkVisibility()) continue; f.scrollIntoView(); await f.ready?.catch(() => {}); } });
   await page.evaluate(AXE);
   const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   assert.ok(r.passes.length >= 20, `axe ran its rules (${r.passes.length} passed)`);
@@ -31,3 +31,24 @@ for (const path of ['/', '/?lang=zh', '/gallery.html', '/embed.html?figure=rope-
     if (p !== ctx.page) await p.close();
   });
 }
+
+test('a skip link is the first Tab stop and moves focus to the content', async () => {
+  const p = await ctx.open('/');
+  await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement?.className), 'skip-link');
+  assert.ok(await p.evaluate(() => document.activeElement.getBoundingClientRect().top >= 0), 'visible when focused');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => location.hash === '#main');
+  await p.context().close();
+});
+
+test('a canvas figure has a text alternative that states the numbers drawn (curves, marks, shaded bands; a map’s size and range)', async () => {
+  const p = await ctx.open('/#ntk-base');
+  await p.locator('#ntk-base').evaluate(async (el) => { el.scrollIntoView(); await el.ready; });
+  const [speed, angle] = await p.$eval('#ntk-base', (el) => [...el.shadowRoot.querySelectorAll('pe-lines')].map((b) => b.shadowRoot.querySelector('canvas').getAttribute('aria-label')));
+  assert.match(speed, /NTK-aware: base 10000 → 82685: x 0 … 63; y 1 → 0\.125 \(0\.125 … 1\)/);
+  assert.match(angle, /pairs 46–62: NTK-aware goes past the trained angles .*\(x 45\.5 … 62\.5\)/);
+  await p.locator('#sinusoidal').evaluate(async (el) => { el.scrollIntoView(); await el.ready; });
+  assert.match(await p.$eval('#sinusoidal', (el) => el.shadowRoot.querySelector('pe-heatmap').shadowRoot.querySelector('canvas').getAttribute('aria-label')), /^PE table: .*\. 64 × 32: −1 … 1$/);
+  await p.context().close();
+});

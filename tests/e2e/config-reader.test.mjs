@@ -54,7 +54,10 @@ test('every gallery model renders in every config figure, with the numbers the p
     const r = pe.ropeFromConfig(text);
     assert.equal(await readout('config-wavelengths', 'info'), r.inv_freq[r.inv_freq.length - 1], name);
     for (const [t, v] of Object.entries(r.layer_types)) if (v) assert.equal(await readout('config-wavelengths', `type-${t}`), v.attention_scaling, `${name} ${t}`);
-    for (const f of FOLLOWERS) assert.equal(await follows(f, text), 'ok', `${name}: ${f}`);
+    // a model whose attention factors are all 1 gets a sentence, not an empty chart of factors
+    const flat = !r.mla && !r.attn_temperature && Object.values(r.layer_types).every((t) => !t || (t.attention_scaling === 1 && !['longrope', 'dynamic'].includes(t.rope_type)));
+    await page.waitForFunction((f) => document.getElementById('config-scale').hidden === f && document.getElementById('config-scale-none').hidden === !f, flat);
+    for (const f of FOLLOWERS) if (!(flat && f === 'config-scale')) assert.equal(await follows(f, text), 'ok', `${name}: ${f}`);
     // M-RoPE: the ids figure follows; any other model: it is hidden and a note says why
     if (r.mrope_section) assert.equal(await follows('config-mrope', text), 'ok', name);
     await page.waitForFunction((m) => document.getElementById('config-mrope-box').hidden === !m && document.getElementById('config-mrope-none').hidden === m, Boolean(r.mrope_section));
@@ -168,7 +171,7 @@ test('Chinese: the package’s notes translated, layer types named in Chinese, n
   assert.equal(await ready('config-wavelengths', p), 'ok');
   assert.match(await readoutText('config-wavelengths', 'mrope', p), /通道对个数/);
   assert.equal(await follows('config-schedule', fixture('Qwen3.5-9B.json'), p), 'ok');
-  assert.match(await readoutText('config-schedule', 'type-full_attention', p), /（默认层类型，即结果顶层给出的 RoPE）$/);
+  assert.match(await readoutText('config-schedule', 'type-full_attention', p), /（默认层类型，即配置顶层的 RoPE 设置）$/);
   await p.locator('#config-reader').screenshot({ path: shotPath('config-reader-zh-notes') });
   await p.context().close();
 });
@@ -281,6 +284,25 @@ test('M-RoPE\'s try: a 28×40 image on the chosen model (kept): 280 image tokens
   assert.equal(await page.$eval('[data-try="config-mrope"] button', (b) => b.getAttribute('aria-pressed')), 'false');
 });
 
+test('the page opens on Llama 3.1 8B (its button pressed), read key by key: value, what it does, the number it gives', async () => {
+  const p = await ctx.open('/#config-reader');
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  assert.equal(await p.$eval('#config-wavelengths', (el) => el.getAttribute('config')), fixture('Llama-3.1-8B.json'));
+  assert.equal(await p.$eval('#config-gallery button[data-model="llama-3.1-8b"]', (b) => b.getAttribute('aria-pressed')), 'true');
+  assert.ok(!new URL(p.url()).searchParams.has('config-pick'), 'the default is not written into the address');
+  const rows = await p.$$eval('#config-keys tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const row = (k) => rows.find((r) => r[0] === k || r[0].endsWith(`.${k}`));
+  assert.equal(row('rope_theta')[1], '500000');
+  assert.equal(row('factor')[1], '8');
+  assert.equal(row('original_max_position_embeddings')[1], '8192');
+  assert.match(row('high_freq_factor')[3], /λ < 2048: 29 pairs kept/);
+  assert.match(row('low_freq_factor')[3], /λ > 8192: 29 pairs scaled, 6 smoothed/);
+  // no empty chart: Llama 3.1 multiplies attention by nothing, so a sentence stands in for config-scale
+  assert.equal(await p.$eval('#config-scale', (e) => e.hidden), true);
+  assert.equal(await p.$eval('#config-scale-none', (e) => e.hidden), false);
+  await p.context().close();
+});
+
 test('the address keeps the gallery choice (not the config text); a link with it shows that model', async () => {
   await page.click('#config-gallery button[data-model="exaone-4.0-32b"]');
   assert.equal(await ready('config-wavelengths'), 'ok');
@@ -303,7 +325,9 @@ test('phone width and Chinese: the reader fits, screenshots', async () => {
   for (const [lang, vp] of [['en', { width: 1100, height: 1400 }], ['zh', { width: 1100, height: 1400 }], ['en', { width: 390, height: 844 }], ['zh', { width: 390, height: 844 }]]) {
     const p = await ctx.open(`/?lang=${lang}#config-reader`, vp);
     await p.click('#config-gallery button[data-model="gemma-3-27b"]');
-    for (const f of ['config-wavelengths', ...FOLLOWERS]) assert.equal(await ready(f, p), 'ok', f);
+    // Gemma 3 multiplies attention by nothing: its sentence stands in for config-scale, which stays hidden
+    await p.waitForFunction(() => !document.getElementById('config-scale-none').hidden);
+    for (const f of ['config-wavelengths', ...FOLLOWERS]) if (f !== 'config-scale') assert.equal(await ready(f, p), 'ok', f);
     const over = await p.$eval('#config-reader', (el) => el.scrollWidth - el.clientWidth);
     assert.ok(over <= 1, `no horizontal overflow (${over} px) at ${vp.width}`);
     await p.locator('#config-reader').screenshot({ path: shotPath(`config-reader-${lang}-${vp.width}`) });

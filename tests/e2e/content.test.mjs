@@ -98,12 +98,16 @@ test('§7 ALiBi slopes and biases, xPos ζ', async () => {
   await expectLive('shaw-value', (6 * -2 - 1 + 0) / 8, 1e-7);
 });
 
-test('errata boxes: four, each in both languages, each with a live check, one language visible at a time', async () => {
+test('errata: collapsed notes out of the path, each in both languages, each with a live check, one language visible at a time once opened', async () => {
+  const closed = await page.$$eval('details.errata', (els) => els.map((e) => e.open));
+  assert.ok(closed.length >= 6 && closed.every((o) => !o), 'every erratum starts collapsed');
+  assert.equal(await page.$$eval('aside.errata', (els) => els.length), 0, 'no erratum box in the path');
   for (const id of ['errata-transpose', 'errata-abel', 'errata-ntk', 'errata-xpos']) {
-    const box = await page.$eval(`aside.errata#${id}`, (el) => ['en', 'zh'].map((l) => {
+    const box = await page.$eval(`details.errata#${id}`, (el) => { el.open = true; return ['en', 'zh'].map((l) => {
       const d = el.querySelector(`:scope > [lang="${l}"]`);
       return { text: d?.textContent.length ?? 0, outputs: d?.querySelectorAll('output[data-live]').length ?? 0, visible: d?.checkVisibility() ?? false };
-    }));
+    }); });
+    await page.$eval(`details.errata#${id}`, (el) => { el.open = false; });
     for (const b of box) { assert.ok(b.text > 150, `${id}: text`); assert.ok(b.outputs >= 2, `${id}: live check`); }
     assert.deepEqual(box.map((b) => b.visible), [true, false], id);
   }

@@ -52,8 +52,10 @@ function collisions(name) {
     if (hit(a, b)) out.push(`"${a.text}" (${a.who}) overlaps "${b.text}" (${b.who})`);
   }
   for (const btn of el.shadowRoot.querySelectorAll('button')) {
-    const r = btn.getBoundingClientRect();
-    if (r.height && r.height > 2 * parseFloat(getComputedStyle(btn).fontSize) + 8) out.push(`button "${btn.textContent}" wraps (${r.height} px)`);
+    // wrapped: its text takes more than one line box (phones give every button a 44 px min-height, so not its height)
+    const range = document.createRange(); range.selectNodeContents(btn);
+    const lines = new Set([...range.getClientRects()].filter((q) => q.width && q.height).map((q) => Math.round(q.top)));
+    if (btn.getBoundingClientRect().height && lines.size > 1) out.push(`button "${btn.textContent}" wraps (${lines.size} lines)`);
   }
   // a heatmap alone in its figure uses its column (at desktop width: at least 40 % of it), not a 260 px corner of it
   const maps = el.shadowRoot.querySelectorAll('pe-heatmap'), col = el.shadowRoot.querySelector('.panels').clientWidth;

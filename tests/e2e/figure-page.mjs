@@ -35,7 +35,7 @@ export async function figurePage(names, { lang = 'en', width = 1280, errors = []
     for (const b of el.shadowRoot.querySelectorAll('[data-panel]')) {
       const o = { caption: b.getAttribute('caption') };
       if (b.tagName === 'PE-HEATMAP') Object.assign(o, { rows: b.rows, cols: b.cols, data: Array.from(b.data), marks: b.marks, values: b._values(b._geometry()), range: b.range });
-      else if (b.tagName === 'PE-LINES') Object.assign(o, { marks: b.marks, xticks: b.textBoxes().filter((t) => t.kind === 'xtick').map((t) => t.text), series: b.series.map((s) => ({ label: s.label, color: s.color, dash: s.dash, x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => (s.x0 ?? 0) + i * (s.dx ?? 1)), y: Array.from(s.y), y2: s.y2 ? Array.from(s.y2) : null })) });
+      else if (b.tagName === 'PE-LINES') Object.assign(o, { marks: b.marks, regions: b.regions, logX: b.hasAttribute('log-x'), xticks: b.textBoxes().filter((t) => t.kind === 'xtick').map((t) => t.text), series: b.series.map((s) => ({ label: s.label, color: s.color, dash: s.dash, x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => (s.x0 ?? 0) + i * (s.dx ?? 1)), y: Array.from(s.y), y2: s.y2 ? Array.from(s.y2) : null })) });
       else Object.assign(o, { vectors: b.vectors });
       out.panels[b.dataset.panel] = o;
     }

@@ -13,6 +13,7 @@ import { figureNames, describeFigure } from 'posenc/figures';
 import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
+import { PERPLEXITY } from '../../web/src/figures/defs/evidence-extension.js';
 import { axisTicks, tickIndices, cellText } from '../../web/src/figures/blocks/format.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
@@ -131,10 +132,16 @@ const REF = {
   'scaling-wavelengths': () => { const d = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'default' }).inv_freq;
     const y = pe.ropeInvFreqScaled({ rotary_dim: 128, rope_theta: 10000, rope_type: 'yarn', factor: 8, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1 }).inv_freq;
     return { panel: 'stretch', series: 'YaRN', values: Float64Array.from(y, (w, i) => d[i] / w) }; },
+  'rope-phasor': () => ({ panel: 'score', values: pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 128, inv_freq: pe.ropeInvFreq({ rotary_dim: 128, rope_theta: 10000 }), q_position: 0, k_start: 0, count: 4097 }) }),
+  // published numbers, not computed: the YaRN authors' evaluation data as typed into the figure
+  'evidence-extension': () => ({ panel: 'ppl', series: 'YaRN', values: PERPLEXITY.yarn }),
+  'position-codes': () => { const t = pe.ropeTablesScaled({ inv_freq: Array.from({ length: 8 }, (_, i) => Math.PI / 2 ** i), positions: Array.from({ length: 64 }, (_, q) => q) });
+    const v = new Float32Array(64 * 16); for (let q = 0; q < 64; q++) for (let i = 0; i < 8; i++) { v[q * 16 + 2 * i] = t.sin[q * 8 + i]; v[q * 16 + 2 * i + 1] = t.cos[q * 8 + i]; }
+    return { panel: 'sine', values: v }; },
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 32);
+  assert.equal(figureNames.length, 35);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

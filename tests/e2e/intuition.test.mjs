@@ -42,7 +42,13 @@ test('the part files sit at the start of §4 and early in §6, before the algebr
   const order = await page.evaluate(() => [...document.querySelectorAll('#s4 posenc-figure, #s6 posenc-figure')].map((f) => f.id));
   assert.deepEqual(order.slice(0, 4), ['rope-clock', 'rope-worked', 'rope-relative', 'rope-rotation']);
   assert.equal(order[order.indexOf('rope-relative') + 1], 'rope-rotation');
-  assert.ok(order.indexOf('ntk-base') < order.indexOf('wavelengths') && order.indexOf('scaling-wavelengths') < order.indexOf('wavelengths'), order.join());
+  // §6: the number-base view and the one wavelength figure come before the context-extension panels; the separate
+  // wavelength figure is merged into scaling-wavelengths (one figure, not three)
+  assert.ok(order.indexOf('ntk-base') < order.indexOf('scaling-wavelengths') && order.indexOf('scaling-wavelengths') < order.indexOf('context-extension'), order.join());
+  assert.ok(!order.includes('wavelengths'), 'no separate wavelength figure');
+  // §5 opens with the clocks (rope-phasor), before Su's bound
+  const s5 = await page.evaluate(() => [...document.querySelectorAll('#s5 posenc-figure')].map((f) => f.id));
+  assert.equal(s5[0], 'rope-phasor', s5.join());
   // the derivation of §4 comes after the intuition
   assert.ok(await page.evaluate(() => document.getElementById('s4-intuition').compareDocumentPosition(document.getElementById('s4d-steps')) & Node.DOCUMENT_POSITION_FOLLOWING));
 });

@@ -30,6 +30,19 @@ test('§0: the summary table has every scheme, each row linking to its section a
   assert.deepEqual(broken.filter((id) => !PENDING.has(id)), []);
 });
 
+test('§1 architecture picture: three places (input, logits, rotation of q and k); the summary table reuses its icons', async () => {
+  const cards = await page.$$eval('#where-position .wp-card use', (us) => us.map((u) => u.getAttribute('href')));
+  assert.deepEqual(cards, ['#wp-input', '#wp-bias', '#wp-rotate']);
+  for (const id of ['wp-input', 'wp-bias', 'wp-rotate']) assert.equal(await page.$eval(`#${id}`, (e) => e.tagName.toLowerCase()), 'symbol');
+  const icons = Object.fromEntries(await page.$$eval('#summary-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.scheme, tr.cells[1].querySelector('use')?.getAttribute('href') ?? null])));
+  for (const s of ['sinusoidal', 'learned']) assert.equal(icons[s], '#wp-input', s);
+  for (const s of ['shaw', 't5', 'deberta', 'alibi']) assert.equal(icons[s], '#wp-bias', s);
+  for (const s of ['rope', 'context-extension', 'xpos']) assert.equal(icons[s], '#wp-rotate', s);
+  assert.equal(icons.nope, null, 'NoPE puts position nowhere');
+  // the picture comes early: in §1, before §2
+  assert.ok(await page.evaluate(() => document.getElementById('where-position').compareDocumentPosition(document.getElementById('s2')) & Node.DOCUMENT_POSITION_FOLLOWING));
+});
+
 test('notation box: one convention (query minus key) and a row for every source of the other sign', async () => {
   const t = await page.$eval('#notation', (el) => el.textContent);
   assert.match(t, /query minus key/);

@@ -16,7 +16,7 @@ const CJK = '[\\u3000-\\u303f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uff00-\\uffef]';
 /** Rendered text (innerText: what CSS shows, spaces as rendered) of the page and of every shadow root, plus the
  *  CJK characters set in an italic font style. */
 const scan = (page) => page.evaluate(async (cjk) => {
-  for (const f of document.querySelectorAll('posenc-figure')) { f.scrollIntoView(); await f.ready?.catch(() => {}); }
+  for (const f of document.querySelectorAll('posenc-figure')) { if (!f.checkVisibility()) continue; f.scrollIntoView(); await f.ready?.catch(() => {}); }
   // Code is literal (an attribute value such as the tokens '猫 抓 老鼠' is split at its spaces): read as a Latin word.
   const hideCode = (root) => { for (const c of root.querySelectorAll('code, pre, kbd, samp, textarea')) c.textContent = 'code'; };
   hideCode(document);

@@ -19,7 +19,7 @@ let ctx, page;
 before(async () => { ctx = await openPage('/?lang=zh', { width: 1280, height: 1400 }); page = ctx.page; });
 after(async () => { await ctx?.close(); });
 
-const paintAll = (p) => p.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { f.scrollIntoView(); await f.ready.catch(() => {}); } });
+const paintAll = (p) => p.evaluate(async () => { for (const f of document.querySelectorAll('posenc-figure')) { if (!f.checkVisibility()) continue; f.scrollIntoView(); await f.ready.catch(() => {}); } });
 const figureError = (id) => page.$eval(`#${id}`, (el) => { const b = el.shadowRoot.querySelector('.error'); return b.hidden ? '' : b.textContent; });
 
 test('PosencError messages in Chinese: the parameter name kept, the rule translated, no English words', () => {

@@ -40,6 +40,25 @@ test('every figure on the page has at least one "try this" whose parameters are 
   }
 });
 
+test('§2 position codes: integers grow, binary steps are uneven (6 bits at 31 → 32), the sinusoid’s step and size are the same everywhere', async () => {
+  for (const [d, n, widest, at] of [[await P.draw('position-codes'), 64, 6, 31], [(await tries('position-codes'))[0].d, 256, 8, 127]]) {
+    assert.equal(d.readouts['int-max'], n - 1);
+    assert.equal(Math.round(d.readouts['bin-step']), widest);
+    const step = d.panels.step, size = d.panels.size, bin = series(step, 'binary bits').y, sine = series(step, 'sinusoid').y;
+    assert.equal(bin.indexOf(Math.max(...bin)), at, 'the widest binary step is at the carry');
+    assert.ok(bin.filter((x) => x === 1).length >= (n - 1) / 2, 'one bit between most neighbours');
+    // the sinusoid: every step √Σ(2 sin(ωᵢ/2))², every code √bits long (ωᵢ = π/2^i, 8 pairs)
+    const want = Math.sqrt(Array.from({ length: 8 }, (_, i) => (2 * Math.sin(Math.PI / 2 ** i / 2)) ** 2).reduce((a, b) => a + b));
+    for (const x of sine) assert.ok(Math.abs(x - want) < 1e-5, `${x} vs ${want}`);
+    for (const x of series(size, 'sinusoid').y) assert.ok(Math.abs(x - Math.sqrt(8)) < 1e-5);
+    assert.equal(series(size, 'integer p').y.at(-1), n - 1);
+    // the binary map: bit i of p
+    const m = d.panels.binary;
+    for (const p of [0, 31, 32, n - 1]) for (let i = 0; i < 8; i++) assert.equal(at2(m, p, i), Math.floor(p / 2 ** i) % 2);
+  }
+  function at2(m, r, c) { return m.data[r * m.cols + c]; }
+});
+
 test('§1 permutation: S′ − PSPᵀ is 0 without RoPE, and not with it (its own colour scale)', async () => {
   const d = await P.draw('permutation');
   assert.ok(maxAbs(d.panels.diff.data) <= 1e-6, 'no position: only permuted');
@@ -216,12 +235,92 @@ test('§6 context extension: one colour per scheme in every panel; PI = 1/factor
     }
     assert.equal(new Set(ratio.series.map((x) => x.color)).size, ratio.series.length, 'distinct colours');
   }
-  // PI's decay is the unscaled one stretched by the factor: its mean over the whole target length equals the unscaled
-  // mean over the training length (windows of L_train/8 = 512 tokens, the same content stretched)
+});
+
+test('§5 rope-phasor: at distance 64 the fast half cancels, the slow half remains; the score is 2·Σcos; the tries', async () => {
+  const theta = (d, b) => Array.from({ length: d / 2 }, (_, i) => b ** (-2 * i / d));
+  const meanCos = (th, r, lo, hi) => th.slice(lo, hi).reduce((s, t) => s + Math.cos(r * t), 0) / (hi - lo);
+  const check = (d, { distance, base, dim }) => {
+    const th = theta(dim, base), h = dim / 4;
+    assert.ok(Math.abs(d.readouts.fast - meanCos(th, distance, 0, h)) < 1e-5, 'fast mean');
+    assert.ok(Math.abs(d.readouts.slow - meanCos(th, distance, h, 2 * h)) < 1e-5, 'slow mean');
+    assert.ok(Math.abs(d.readouts.score - 2 * th.reduce((s, t) => s + Math.cos(distance * t), 0)) < 1e-3, 'score = 2·Σcos');
+    assert.equal(d.panels.hands.vectors.length, dim / 2 + 1, 'one hand per pair and the mean hand');
+    const score = d.panels.score.series[0];
+    assert.ok(Math.abs(score.y[distance] - d.readouts.score) < 1e-3, 'the curve passes through the read-out');
+    return d.readouts;
+  };
+  const r = check(await P.draw('rope-phasor'), { distance: 64, base: 10000, dim: 128 });
+  assert.ok(Math.abs(r.fast) < 0.05 && r.slow > 0.95, `takeaway: fast ${r.fast} ≈ 0, slow ${r.slow} ≈ 1`);
+  assert.ok(r.score / 128 > 0.4 && r.score / 128 < 0.6, `about half: ${r.score / 128}`);
+  const [t0, t1, t2] = await tries('rope-phasor');
+  assert.ok(Math.abs(check(t0.d, { distance: 0, base: 10000, dim: 128 }).score - 128) < 1e-3, 'peak 128 at 0');
+  const a = check(t1.d, { distance: 1000, base: 10000, dim: 128 });
+  assert.ok(Math.abs(a.fast) < 0.05 && Math.abs(a.slow - 0.34) < 0.01 && Math.abs(a.score / 128 - 1 / 6) < 0.02, JSON.stringify(a));
+  const b = check(t2.d, { distance: 1000, base: 500000, dim: 128 });
+  assert.ok(b.slow > 0.9 && Math.abs(b.score / 128 - 0.5) < 0.05 && b.score > 2 * a.score, JSON.stringify(b));
+});
+
+test('§6 ntk-base: the shaded band is exactly the pairs that never turned in training and that NTK pushes past the trained angle', async () => {
+  for (const [p, want] of [[{}, [46, 62]], [{ factor: 32 }, null]]) {
+    const d = await P.draw('ntk-base', p), s = p.factor ?? 8, dim = 128, len = 4096;
+    const th = Array.from({ length: dim / 2 }, (_, i) => 10000 ** (-2 * i / dim));
+    const ntk = th.map((t, i) => t * s ** (-2 * i / (dim - 2)));
+    const out = th.map((t, i) => i).filter((i) => len * th[i] < 2 * Math.PI && len * s * ntk[i] > len * th[i] * (1 + 1e-9));
+    if (want) assert.deepEqual([out[0], out.at(-1)], want);
+    const band = d.panels.angle.regions.find((x) => /past the trained angles/.test(x.label.en ?? x.label));
+    assert.ok(band, 'a band on the angle panel');
+    assert.deepEqual([band.x0 + 0.5, band.x1 - 0.5], [out[0], out.at(-1)]);
+    assert.equal(d.readouts.beyond, out.length);
+    // inside the band NTK's angle at L·s is above the black line; PI's equals it
+    const a = d.panels.angle, ntkA = series(a, 'NTK-aware at L·s').y, seen = a.series[0].y, piA = series(a, 'PI at L·s').y;
+    for (const i of out) { assert.ok(ntkA[i] > seen[i] && seen[i] < 2 * Math.PI, `pair ${i}`); assert.ok(Math.abs(piA[i] / seen[i] - 1) < 1e-9); }
+  }
+});
+
+test('§6 scaling-wavelengths: the pairs that do not finish a turn within L (the merged wavelength figure)', async () => {
+  const d = await P.draw('scaling-wavelengths');
+  const w = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 10000 ** ((2 * i) / 128));
+  assert.equal(d.readouts.incomplete, w.filter((x) => x > 4096).length);
+});
+
+test('§6 context extension on a log axis: YaRN and Llama 3 start as the unscaled decay, PI does not; PI is the unscaled decay stretched by s', async () => {
   const { panels } = await P.draw('context-extension');
-  const pi = series(panels['decay-linear'], 'PI (linear)').y, un = series(panels['decay-linear'], 'unscaled').y;
-  const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
-  assert.ok(Math.abs(mean(pi) - mean(un.slice(0, 8))) < 0.02, `${mean(pi)} vs ${mean(un.slice(0, 8))}`);
+  const un = (k) => series(panels[`decay-${k}`], 'unscaled'), sc = (k, l) => series(panels[`decay-${k}`], l);
+  for (const k of ['linear', 'yarn', 'llama3']) assert.ok(panels[`decay-${k}`].logX, `${k}: log axis`);
+  const x = un('yarn').x, upTo = (lim) => x.map((v, i) => i).filter((i) => x[i] <= lim);
+  assert.equal(x[0], 1, 'the first tokens are drawn one by one');
+  // the takeaway: both within 0.02 over the first two dozen tokens, Llama 3 past a hundred; PI 0.25 above by the 13th
+  for (const [k, l, lim] of [['yarn', 'YaRN', 24], ['llama3', 'Llama 3', 100]]) {
+    const y = sc(k, l).y, u = un(k).y;
+    for (const i of upTo(lim)) assert.ok(Math.abs(y[i] - u[i]) < 0.02, `${l} at ${x[i]}: ${y[i]} vs ${u[i]}`);
+  }
+  const pi = sc('linear', 'PI (linear)').y, u = un('linear').y;
+  assert.ok(pi[x.indexOf(13)] - u[x.indexOf(13)] > 0.25, `PI at 13: ${pi[x.indexOf(13)]} vs ${u[x.indexOf(13)]}`);
+  // stretched by s = 8: PI at distance 8x ≈ unscaled at x (windows far enough out to hold many tokens)
+  const near = (arr, xs, v) => arr[xs.reduce((b, xi, i) => (Math.abs(Math.log(xi / v)) < Math.abs(Math.log(xs[b] / v)) ? i : b), 0)];
+  for (const v of [128, 512, 2048]) assert.ok(Math.abs(near(pi, x, 8 * v) - near(u, x, v)) < 0.05, `PI at ${8 * v} vs unscaled at ${v}`);
+});
+
+test('§6 evidence: the YaRN paper’s published numbers as drawn; NTK-aware turns up past ~17k and loses the passkey, YaRN keeps falling', async () => {
+  const d = await P.draw('evidence-extension'), ppl = d.panels.ppl, get = (l) => series(ppl, l);
+  // spot values of the published data (github.com/jquesnelle/yarn data/proofpile-long-small-llama1-32k.csv, passkey-32k.csv)
+  assert.equal(get('PI (linear)').y.at(-1), 3.568); assert.equal(get('NTK-aware').y.at(-1), 8.494); assert.equal(get('YaRN').y.at(-1), 2.769);
+  assert.equal(get('NTK-aware').x[16], 17408);
+  const ntk = get('NTK-aware').y, yarn = get('YaRN').y, pi = get('PI (linear)').y, parts = get('NTK-by-parts (YaRN without temperature)').y;
+  const iMin = ntk.indexOf(Math.min(...ntk));
+  assert.equal(get('NTK-aware').x[iMin], 17408, 'NTK-aware is best near 17k');
+  assert.ok(Math.abs(ntk[iMin] - 3.17) < 0.005 && Math.abs(ntk.at(-1) - 8.49) < 0.005, 'from 3.17 to 8.49');
+  // PI is worse than YaRN and NTK-by-parts at every length, and than NTK-aware until NTK-aware breaks down
+  for (let i = 0; i < pi.length; i++) assert.ok(pi[i] > yarn[i] && pi[i] > parts[i] && (i > iMin || pi[i] > ntk[i]), `PI at ${i}`);
+  for (let i = iMin; i < yarn.length - 1; i++) { assert.ok(yarn[i + 1] <= yarn[i] + 1e-9, 'YaRN keeps falling'); assert.ok(ntk[i + 1] >= ntk[i], 'NTK climbs'); }
+  assert.ok(Math.abs(parts.at(-1) - 2.81) < 0.005 && Math.abs(yarn.at(-1) - 2.77) < 0.005);
+  const pk = d.panels.passkey;
+  assert.equal(series(pk, 'NTK-aware').y.at(-1), 0); assert.equal(series(pk, 'YaRN').y.at(-1), 0.68);
+  assert.equal(Math.max(...pk.series.map((x) => x.y.at(-1))), series(pk, 'PI (linear)').y.at(-1), 'PI best at 32k (0.76)');
+  const [{ d: t }] = await tries('evidence-extension');
+  assert.deepEqual(t.panels.ppl.series.map((x) => x.label), ['NTK-aware', 'YaRN']);
+  for (let i = 0; i <= iMin; i++) assert.ok(Math.abs(ntk[i] - yarn[i]) < 0.3, `within 0.3 at ${get('YaRN').x[i]}`);
 });
 
 test('§7 ALiBi: slopes 2^(−8h/H), h = 1 … H; the 8-head, 5-token try prints −2, −1.5, −1, −0.5, 0', async () => {

@@ -1,6 +1,5 @@
-// The page: prose, KaTeX, the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
+// The page: prose, formulas (typeset at build time: tex-build.js), the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
 // an Embed panel each, and the live checks of sections 2–4 (controls → a task in the compute worker → tables).
-import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import './style.css';
 import '../src/figures/index.js';
@@ -15,41 +14,13 @@ import './block-export.js';
 import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { sections } from './sections.js';
+import { fillTex, fitMath } from './tex-fill.js';
 
 const $ = (id) => document.getElementById(id);
 
-// KaTeX: every [data-tex] element, display mode for .math (formulas are language-neutral).
-const texOpts = (el) => ({ displayMode: el.classList.contains('math'), throwOnError: false, output: 'htmlAndMathml' });
-for (const el of document.querySelectorAll('[data-tex]')) katex.render(el.dataset.tex, el, texOpts(el));
-
-/** The formula with its top-level separators (\qquad, ",\quad") as line breaks, or null when it has none. */
-function stacked(tex) {
-  let depth = 0, out = '', any = false;
-  for (let i = 0; i < tex.length;) {
-    const rest = tex.slice(i);
-    const sep = depth === 0 && /^(,?\\qquad|,\\quad)(?![a-zA-Z])/.exec(rest);
-    if (sep) { out += sep[0].startsWith(',') ? ',\\\\' : '\\\\'; i += sep[0].length; any = true; continue; }
-    const m = /^\\(begin|end|left|right)(?![a-zA-Z])|^\\.|^[{}]/.exec(rest);
-    if (m) {
-      if (m[0] === '{' || m[1] === 'begin' || m[1] === 'left') depth++;
-      else if (m[0] === '}' || m[1] === 'end' || m[1] === 'right') depth--;
-      out += m[0]; i += m[0].length;
-    } else { out += tex[i]; i++; }
-  }
-  return any ? `\\begin{gathered}${out}\\end{gathered}` : null;
-}
-// A display formula wider than its box (a phone) is set again with its parts on separate lines; one that still does
-// not fit scrolls inside its box. Again on resize.
-function fitMath() {
-  for (const el of document.querySelectorAll('.math[data-tex]')) {
-    if (el.dataset.stacked) { katex.render(el.dataset.tex, el, texOpts(el)); delete el.dataset.stacked; }
-    if (el.scrollWidth <= el.clientWidth + 1 || !el.checkVisibility()) continue;
-    const s = stacked(el.dataset.tex);
-    if (s) { katex.render(s, el, texOpts(el)); el.dataset.stacked = 'true'; }
-  }
-}
-fitMath();
-document.fonts?.ready.then(fitMath);   // widths are final once KaTeX's fonts are in
+// Formulas are typeset at build time (tex-build.js) and put in place by tex-fill.js; only KaTeX's stylesheet comes here.
+const texDone = fillTex();
+Promise.all([texDone, document.fonts?.ready]).then(fitMath);   // widths are final once KaTeX's fonts are in
 let fitTimer;
 addEventListener('resize', () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitMath, 150); });
 
@@ -118,5 +89,9 @@ setInfo(); onLang(setInfo);
 const setNavLabel = () => document.getElementById('toc').setAttribute('aria-label', tr({ en: 'Sections', zh: '章节' }));
 setNavLabel(); onLang(setNavLabel);
 setPending(0);
-await Promise.all(draws.map((d) => d()));
+// The figures on screen paint first: the live numbers of every section (computed in the page's own worker, on the same
+// few cores as the figures' worker) start once those figures are drawn, or after 1.5 s at most.
+const onScreen = [...document.querySelectorAll('posenc-figure')].filter((f) => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+await Promise.race([Promise.allSettled(onScreen.map((f) => f.ready)), new Promise((r) => setTimeout(r, 1500))]);
+await Promise.all([...draws.map((d) => d()), texDone]);
 document.body.dataset.ready = 'true';

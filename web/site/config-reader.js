@@ -10,12 +10,16 @@ import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
 import { scalingFacts, mscaleNote, typeNamed } from '../src/figures/defs/config-common.js';
 import { tr, onLang } from './state.js';
+import { keyRows } from './config-keys.js';
 import './config-reader.css';
 
 const $ = (id) => document.getElementById(id);
 const primary = $('config-wavelengths'), results = $('config-results'), gallery = $('config-gallery'), line = $('config-model');
 const followers = ['config-schedule', 'config-decay', 'config-scale'].map($), mrope = $('config-mrope'), pick = $('config-pick');
 const DEFAULT = describeFigure('config-wavelengths').params.find((p) => p.name === 'config').default;
+// The page opens on a model a learner knows, Llama 3.1 8B (the figure's own default, Llama 4 Scout's keys, is the most
+// exotic of them all: chunked attention, NoPE layers, temperature tuning); its button is pressed.
+const PAGE_DEFAULT = 'llama-3.1-8b';
 let pe = null;
 
 const buttons = GALLERY.map((m) => {
@@ -62,7 +66,8 @@ function describe() {
   for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.model === m?.id));
   // the address: a gallery file by its id (config-pick), a pasted config as the figure's own parameter (state.js bounds it)
   if (m) primary.dataset.nourl = ''; else delete primary.dataset.nourl;
-  if (pick.value !== (m?.id ?? '')) { pick.value = m?.id ?? ''; pick.dispatchEvent(new Event('change', { bubbles: true })); }
+  const id = m && m.id !== PAGE_DEFAULT ? m.id : '';   // '' in the address: the page's default model (or a pasted file, kept as its own parameter)
+  if (pick.value !== id) { pick.value = id; pick.dispatchEvent(new Event('change', { bubbles: true })); }
   const code = (t) => { const x = document.createElement('code'); x.textContent = t; return x; };
   const name = m ? [code(m.name), tr({ en: ' (', zh: '（' }), code(m.source), tr({ en: ', its config.json): ', zh: ' 的 config.json）：' })]
     : c == null || c === DEFAULT ? [code('Llama 4 Scout'), tr({ en: ' (its position keys): ', zh: '（它的位置参数）：' })]
@@ -75,6 +80,18 @@ function describe() {
   const parts = said ? tr(said).split(/([A-Za-z][\w]*_[\w.]*[A-Za-z\d])/) : [];
   line.replaceChildren(strong, ...parts.map((x, i) => (i % 2 ? code(x) : x)));
   line.dataset.model = m?.id ?? '';
+  // the same file key by key: value, what the key does, the number it produces
+  let rows = [];
+  if (pe) { try { rows = keyRows(pe.ropeFromConfig(c ?? DEFAULT)); } catch { rows = []; } }
+  const keys = $('config-keys');
+  keys.hidden = !rows.length;
+  keys.querySelector('tbody').replaceChildren(...rows.map(([k, v, what, makes]) => {
+    const tr0 = document.createElement('tr'), cell = (x) => { const td = document.createElement('td'); td.append(x); return td; };
+    // identifiers (rope_theta, hidden_size …) set as code, as in the line above
+    const text = (x) => { const td = document.createElement('td'); td.append(...tr(x).split(/([A-Za-z][\w]*_[\w.]*[A-Za-z\d])/).map((y, i) => (i % 2 ? code(y) : y))); return td; };
+    tr0.append(cell(code(k)), cell(code(v)), text(what), text(makes));
+    return tr0;
+  }));
 }
 
 let token = 0;
@@ -89,6 +106,12 @@ async function sync() {
   if (mine !== token) return;
   results.hidden = false;
   for (const f of followers) if (c != null && f.getAttribute('config') !== c) f.setAttribute('config', c);
+  // no empty chart: a model whose attention factors are all 1 at every length gets a sentence instead of config-scale
+  const r = (await peReady).ropeFromConfig(c ?? DEFAULT);
+  if (mine !== token) return;
+  const flat = !r.mla && !r.attn_temperature && Object.values(r.layer_types).every((t) => !t || (t.attention_scaling === 1 && !['longrope', 'dynamic'].includes(t.rope_type)));
+  $('config-scale').hidden = flat;
+  $('config-scale-none').hidden = !flat;
   // config-mrope keeps its own M-RoPE example until a config is chosen, and is hidden for a model without M-RoPE
   const m = c == null || (await peReady).ropeFromConfig(c).mrope_section !== null;
   if (mine !== token) return;
@@ -101,7 +124,7 @@ primary.addEventListener('figure-change', sync);
 onLang(() => { describe(); label(); });
 label();
 const peReady = init().then((p) => { pe = p; describe(); return p; });
-// a link with a gallery choice (config-pick, restored by state.js) shows that model
-const linked = GALLERY.find((g) => g.id === pick.value);
+// a link with a gallery choice (config-pick, restored by state.js) shows that model; no choice and no pasted file: the page's default
+const linked = GALLERY.find((g) => g.id === (pick.value || PAGE_DEFAULT));
 if (linked && !primary.hasAttribute('config')) primary.setAttribute('config', linked.text);
 else if (primary.hasAttribute('config')) sync(); else describe();

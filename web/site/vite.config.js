@@ -1,4 +1,4 @@
-// Bundles the pages (index.html, the figure gallery, embed.html for iframes) with KaTeX and the posenc package (dist/) into a static folder, build/site,
+// Bundles the pages (index.html, the figure gallery, embed.html for iframes) with KaTeX's stylesheet and the posenc package (dist/) into a static folder, build/site,
 // that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP, which every page
 // carries in a <meta> of its own: csp.js).
 import { defineConfig } from 'vite';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { cspMeta } from './csp.js';
 import { joinCjkLines } from './cjk-space.js';
+import { prerenderTex } from './tex-build.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -17,10 +18,11 @@ const expand = (html, seen = []) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g
   if (seen.includes(file)) throw new Error(`include: cycle ${[...seen, file].join(' -> ')}`);
   return expand(readFileSync(here(file), 'utf8'), [...seen, file]);
 });
-// Then the Chinese text loses the spaces its source line breaks would render between two CJK characters (cjk-space.js).
+// Then the Chinese text loses the spaces its source line breaks would render between two CJK characters (cjk-space.js), and every data-tex formula is typeset
+// (KaTeX in Node: tex-build.js), so the browser runs no KaTeX.
 const includes = {
   name: 'posenc-section-includes',
-  transformIndexHtml: { order: 'pre', handler: (html) => joinCjkLines(expand(html)) },
+  transformIndexHtml: { order: 'pre', handler: (html) => prerenderTex(joinCjkLines(expand(html))) },
 };
 
 export default defineConfig({

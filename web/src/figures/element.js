@@ -50,6 +50,10 @@ output { font-weight: 600; }
 .menu { display: inline-flex; gap: 4px; }
 .backend { color: var(--pe-muted); border: 1px solid var(--pe-grid); border-radius: 9px; padding: 0 8px; font-size: 12px; }
 table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
+/* phones: several planes side by side, two to a row (the clocks: the slider and the hands on one screen) */
+@media (max-width: 600px) { .panels:has(> pe-vec2 + pe-vec2) { gap: 10px 8px; } .panels:has(> pe-vec2 + pe-vec2) > pe-vec2 { width: calc(50vw - 22px); --pe-vec-size: 100%; font-size: 11px; } }
+/* phones: every control a 44 px target (WCAG 2.5.5; the walk measured 18–24 px) */
+@media (pointer: coarse), (max-width: 600px) { select, button, input:not([type=range]):not([type=checkbox]) { min-height: 44px; } input[type=range] { height: 44px; } input[type=checkbox] { width: 24px; height: 24px; } }
 td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
 .scroll { overflow: auto; max-width: 100%; max-height: 320px; }
 `;
@@ -215,6 +219,7 @@ export class PosencFigure extends Base {
         if (x.height) el.setAttribute('height', String(x.height));
         if (x.range) el.setAttribute('range', String(x.range));
         if (x.logY) el.setAttribute('log-y', '');
+        if (x.logX) el.setAttribute('log-x', '');
         if (x.cols) el.dataset.cols = String(x.cols);
         if (x.full) el.dataset.full = '';   // a heatmap with a row of its own (a long strip), not sharing it
         if (x.bind) this._bindings[x.id] = x.bind;
@@ -237,13 +242,14 @@ export class PosencFigure extends Base {
     for (const a of replaced) if (!shown.has(a)) recycle(a);
     const ros = out.readouts || [], box2 = sr.querySelector('.readouts');
     const same = box2.children.length === ros.length && ros.every((ro, i) => box2.children[i].querySelector('output')?.dataset.id === ro.id);
+    const colon = this.lang === 'zh' ? '：' : ': ';   // Chinese read-outs take the full-width colon
     if (same) {
       // the same read-outs: only their text (no DOM rebuilt, so a repaint invalidates little layout)
       ros.forEach((ro, i) => {
         const para = box2.children[i], o = para.querySelector('output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
         if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
         if (o.textContent !== text) o.textContent = text;
-        const label = `${t(ro.label)}: `; if (para.firstChild.textContent !== label) para.firstChild.textContent = label;
+        const label = `${t(ro.label)}${colon}`; if (para.firstChild.textContent !== label) para.firstChild.textContent = label;
         const n = para.querySelector('.note'); if (n) n.textContent = ro.note ? ` — ${t(ro.note)}` : '';
       });
     } else box2.replaceChildren(...ros.map((ro) => {
@@ -251,7 +257,7 @@ export class PosencFigure extends Base {
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
       o.textContent = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
-      para.append(`${t(ro.label)}: `, o);
+      para.append(`${t(ro.label)}${colon}`, o);
       if (ro.note) { const n = document.createElement('span'); n.className = 'note'; n.textContent = ` — ${t(ro.note)}`; para.append(n); }
       return para;
     }));

@@ -65,12 +65,19 @@ export class PeHeatmap extends Base {
 
   attributeChangedCallback(name) {
     const sr = this.shadowRoot, text = this.getAttribute(name) || '';
-    if (name === 'caption') { sr.querySelector('.caption').textContent = text; sr.querySelector('.map').setAttribute('aria-label', text || 'heatmap'); }
+    if (name === 'caption') { sr.querySelector('.caption').textContent = text; this._describe(); }
     else if (name === 'xlabel' || name === 'ylabel') sr.querySelector(`.${name}`).textContent = text;
     else this.render();
   }
 
-  set data(v) { this._data = v; this.render(); }
+  set data(v) { this._data = v; this._describe(); this.render(); }
+  /** The canvas's text alternative: the caption, the map's size and the range of the values drawn. */
+  _describe() {
+    const d = this._data, text = this.getAttribute('caption') || 'heatmap';
+    let lo = Infinity, hi = -Infinity;
+    if (d) for (let i = 0; i < d.length; i++) { const v = d[i]; if (v < lo) lo = v; if (v > hi) hi = v; }
+    this.shadowRoot.querySelector('.map').setAttribute('aria-label', d && d.length && hi >= lo ? `${text}. ${this.rows} × ${this.cols}: ${fmt(lo, 4)} … ${fmt(hi, 4)}` : text);
+  }
   get data() { return this._data; }
 
   /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax, x0, y0, rowTicks, colTicks, showValues, categories, marks}. */
@@ -78,6 +85,7 @@ export class PeHeatmap extends Base {
     this.rows = o.rows; this.cols = o.cols; this.rowLabels = o.rowLabels ?? null; this.colLabels = o.colLabels ?? null;
     this.vmin = o.vmin; this.vmax = o.vmax; this._data = o.data; this.x0 = o.x0 ?? 0; this.y0 = o.y0 ?? 0; this.rowTicks = o.rowTicks ?? null; this.colTicks = o.colTicks ?? null;
     this.showValues = o.showValues; this.categories = o.categories ?? null; this.marks = o.marks ?? null;
+    this._describe();
     this.render();
   }
 

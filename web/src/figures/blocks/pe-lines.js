@@ -54,11 +54,27 @@ export class PeLines extends Base {
   attributeChangedCallback(name) {
     if (name === 'caption') {
       this.shadowRoot.querySelector('.caption').textContent = this.getAttribute('caption') || '';
-      this.shadowRoot.querySelector('canvas').setAttribute('aria-label', this.getAttribute('caption') || 'chart');
+      this._describe();
     } else this.render();
   }
 
-  set series(v) { this._series = v || []; this.render(); }
+  set series(v) { this._series = v || []; this._describe(); this.render(); }
+  /** The canvas's text alternative: the caption, then each curve (up to 8) with its x range, first and last value and
+   * its range, and the marked values — the numbers drawn, in words a screen reader can say. */
+  _describe() {
+    const parts = [this.getAttribute('caption') || 'chart'];
+    const f = (/** @type {number} */ v) => (v === 0 || (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e5) ? String(Number(v.toPrecision(5))).replace('-', '−') : fmt(v, 4));
+    for (const s of (this._series || []).slice(0, 8)) {
+      const xs = this._xs(s), n = s.y.length;
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < n; i++) { const v = s.y[i]; if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } }
+      if (!n || hi < lo) continue;
+      parts.push(`${s.label ?? ''}: x ${f(xs[0])} … ${f(xs[n - 1])}; y ${f(s.y[0])} → ${f(s.y[n - 1])} (${f(lo)} … ${f(hi)})`);
+    }
+    for (const r of (this.regions || []).slice(0, 4)) if (r.label) parts.push(`${r.label} (x ${f(r.x0)} … ${f(r.x1)})`);
+    for (const m of (this.marks || []).slice(0, 6)) if (m.label) parts.push(`${m.label}${m.x !== undefined ? ` (x = ${f(m.x)})` : m.y !== undefined ? ` (y = ${f(m.y)})` : ''}`);
+    this.shadowRoot.querySelector('canvas').setAttribute('aria-label', parts.join('. '));
+  }
   get series() { return this._series; }
   update({ series, marks, regions }) { this.marks = marks || []; this.regions = regions || []; this.series = series; }
 

@@ -11,7 +11,7 @@ const NS = 'http://www.w3.org/2000/svg';
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; max-width: 100%; color: var(--pe-fg, #1d1d1f); }
 .caption { font-weight: 600; margin-bottom: 4px; }
-svg { width: min(340px, 86vw); height: auto; background: var(--pe-bg, #fafafa); border: 1px solid var(--pe-grid, #ddd); border-radius: 4px; touch-action: none; }
+svg { width: var(--pe-vec-size, min(340px, 86vw)); height: auto; background: var(--pe-bg, #fafafa); border: 1px solid var(--pe-grid, #ddd); border-radius: 4px; touch-action: none; }
 .handle { cursor: grab; }
 .handle:focus { outline: none; stroke: var(--pe-fg, #000); stroke-width: 3; }
 `;

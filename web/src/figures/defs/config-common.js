@@ -130,3 +130,8 @@ export function noteText(w) {
   for (const [re, zh] of NOTES) if (re.test(w)) return L(w, w.replace(re, zh));
   return L(w, w);
 }
+
+/** One colour per layer kind, in the order the config lists its kinds, the same in every config figure; the unscaled
+ * reference is grey and dashed everywhere (as in the context-extension figure). */
+export const TYPE_COLOURS = ['#0072B2', '#D55E00', '#007A5A', '#A6488B'];
+export const UNSCALED = { color: '#6b6b75', dash: [4, 3] };

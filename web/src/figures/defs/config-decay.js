@@ -2,7 +2,7 @@
 // with the config's scaled inv_freq (times attention_scaling², which multiplies cos and sin of both q and k) and with
 // the unscaled frequencies of the same rope_theta; divided by rotary_dim, so the unscaled curve starts at 1.
 import { L } from '../params.js';
-import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh, TYPE_COLOURS, UNSCALED } from './config-common.js';
 
 const WIDTH = 900;
 
@@ -42,7 +42,8 @@ export default {
     const dx = r.n / r.width;
     const label = (c) => (c.rope_type === null ? L('unscaled (rope_theta only)', '未缩放（只用 rope_theta）')
       : L(`${c.type ? `${c.type}: ` : ''}${c.rope_type}`, `${c.typeZh ? `${c.typeZh}：` : ''}${c.rope_type}`));
-    const series = r.curves.map((c) => ({ y: c.max, y2: c.min, dx, label: label(c), ...(c.rope_type === null ? { dash: [4, 3] } : {}) }));
+    // the layer kinds in the config's order, each in its colour of config-wavelengths; the unscaled reference grey, dashed
+    const series = r.curves.map((c, k) => ({ y: c.max, y2: c.min, dx, label: label(c), ...(c.rope_type === null ? UNSCALED : { color: TYPE_COLOURS[k % TYPE_COLOURS.length] }) }));
     const marks = r.original && r.original < r.n ? [{ x: r.original, label: L(`original_max_position_embeddings = ${r.original}`, `原训练长度 ${r.original}`) }] : [];
     return {
       plot: { series, marks, caption: L('⟨Rₘq, Rₙk⟩ / rotary_dim, q = k = ones (line: max per pixel; band: min…max)', '⟨Rₘq, Rₙk⟩ / rotary_dim，q = k = 全 1（线：每像素最大值；带：最小…最大）'),

@@ -42,7 +42,7 @@ export default {
         text: s.nope.length === s.count
           ? L(`${s.count} layers, no RoPE (layers ${list(s.nope)})`, `${s.count} 层，不用 RoPE（第 ${list(s.nope)} 层）`)
           : L(`${s.count} layers, RoPE: ${s.rope}${s.nope.length ? `; NoPE: layers ${list(s.nope)}` : ''}${s.type === r.layer_type ? ' (the top-level RoPE)' : ''}`,
-            `${s.count} 层，RoPE：${s.rope}${s.nope.length ? `；NoPE：第 ${list(s.nope)} 层` : ''}${s.type === r.layer_type ? '（默认层类型，即结果顶层给出的 RoPE）' : ''}`) })),
+            `${s.count} 层，RoPE：${s.rope}${s.nope.length ? `；NoPE：第 ${list(s.nope)} 层` : ''}${s.type === r.layer_type ? '（默认层类型，即配置顶层的 RoPE 设置）' : ''}`) })),
     };
   },
 };

@@ -1,7 +1,7 @@
 // Section 6: a model's config.json read by the package (pe.ropeFromConfig); per layer type its RoPE wavelengths
 // 2π/θ_i, after scaling and before (θ_i = rope_theta^(−2i/rotary_dim), the same rotary_dim), and the values read.
 import { L } from '../params.js';
-import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh, typeNamed, scalingFacts, mscaleNote, noteText } from './config-common.js';
+import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh, typeNamed, scalingFacts, mscaleNote, noteText, TYPE_COLOURS, UNSCALED } from './config-common.js';
 
 const wave = (inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
 const num = (x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
@@ -36,11 +36,11 @@ export default {
   },
   render(r) {
     const one = r.types.length === 1, series = [];
-    for (const t of r.types) {
-      const pre = one ? '' : `${shortType(t.name)}: `, preZh = one ? '' : `${typeZh(t.name)}：`;
-      if (one || t.rope_type !== 'default') series.push({ y: wave(t.def), label: L(`${pre}wavelength, unscaled`, `${preZh}波长（未缩放）`), dash: [4, 3] });
-      series.push({ y: wave(t.inv), label: L(`${pre}wavelength, ${t.rope_type}`, `${preZh}波长（${t.rope_type}）`) });
-    }
+    r.types.forEach((/** @type {any} */ t, /** @type {number} */ k) => {
+      const pre = one ? '' : `${shortType(t.name)}: `, preZh = one ? '' : `${typeZh(t.name)}：`, color = TYPE_COLOURS[k % TYPE_COLOURS.length];
+      if (one || t.rope_type !== 'default') series.push({ y: wave(t.def), label: L(`${pre}wavelength, unscaled`, `${preZh}波长（未缩放）`), ...(one ? UNSCALED : { color, dash: UNSCALED.dash }) });
+      series.push({ y: wave(t.inv), label: L(`${pre}wavelength, ${t.rope_type}`, `${preZh}波长（${t.rope_type}）`), color });
+    });
     // one line per length: the training length L, where the scheme switches (Llama 3's L/high_freq_factor and
     // L/low_freq_factor, YaRN's L/beta_fast and L/beta_slow) and the extended length max; names joined where they
     // coincide, kept short (a phone-width plot has room for little; the caption says what L and max are)

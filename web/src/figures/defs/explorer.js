@@ -18,7 +18,7 @@ const TERM_OF = {
 };
 export default {
   name: 'explorer',
-  title: L('Attention explorer', '注意力浏览器'),
+  title: L('Attention explorer', '注意力探索器'),
   description: L('Two positional schemes through one attention engine (same text, same seeded projections), and the separate terms of scheme A.',
     '两种位置方案走同一个注意力引擎（同样的文本与随机投影），以及方案 A 的各项。'),
   takeaway: L('Each scheme changes the scores through its own terms; with none, swapping tokens only permutes the scores (permutation change 0).',

@@ -16,13 +16,25 @@ export const SCHEME_COLOURS = { linear: '#0072B2', ntk: '#D55E00', yarn: '#007A5
 /** Dashes that tell the schemes apart without colour (the same as the context-extension figure's). */
 export const SCHEME_DASH = { llama3: [2, 2], unscaled: [4, 3] };
 
+/** The pairs NTK-aware scaling pushes past every angle seen in training: pairs that never finished a turn within L
+ * (L·θᵢ < 2π, so only angles up to L·θᵢ were seen) whose angle at L·s, L·s·θ′ᵢ, is still larger than L·θᵢ. NTK divides
+ * pair i by s^(2i/(d−2)) < s, so every such pair but the slowest (divided by exactly s) lands outside; YaRN and Llama 3
+ * divide those pairs by the full s. [first, last] pair indices, or null when there are none.
+ * @param {Float64Array} def @param {Float64Array} ntk @param {number} len @param {number} s @returns {[number, number] | null} */
+export function beyondTrained(def, ntk, len, s) {
+  /** @type {number[]} */
+  const out = [];
+  def.forEach((x, i) => { if (len * x < 2 * Math.PI && len * s * ntk[i] > len * x * (1 + 1e-9)) out.push(i); });
+  return out.length ? [out[0], out[out.length - 1]] : null;
+}
+
 export default {
   name: 'ntk-base',
   title: L('NTK-aware scaling changes the base, not the positions', 'NTK-aware 缩放改的是进制，不是位置'),
   description: L('RoPE writes a position as d/2 digits p·θᵢ = p/β^i in base β = base^(2/d). To reach s times the training length, PI divides every digit by s; NTK-aware scaling instead raises the base to base·s^(d/(d−2)), so the fast digits stay and only the slow ones stretch.',
     'RoPE 把位置写成 d/2 位“数字” p·θᵢ = p/β^i，进制 β = base^(2/d)。要到达训练长度的 s 倍，PI 把每一位都除以 s；NTK-aware 缩放则把底数提高到 base·s^(d/(d−2))，快的位保持不变，只有慢的位被拉长。'),
-  takeaway: L('NTK leaves the fastest pair exactly as trained and slows the slowest pair exactly as much as PI: high-frequency pairs are nearly untouched, low-frequency pairs are slowed down.',
-    'NTK 让最快的通道对与训练时完全一样，让最慢的通道对恰好放慢到 PI 的程度：高频通道对几乎不动，低频通道对被放慢。'),
+  takeaway: L('NTK leaves the fastest pair exactly as trained and slows the slowest pair exactly as much as PI: high-frequency pairs are nearly untouched, low-frequency pairs are slowed down. But the pairs just before the slowest, which never finished a turn in training, are slowed by less than s, so at L·s they reach angles never seen in training (the shaded band) — the gap YaRN closes by dividing those pairs by the full s.',
+    'NTK 让最快的通道对与训练时完全一样，让最慢的通道对恰好放慢到 PI 的程度：高频通道对几乎不动，低频通道对被放慢。但最慢一对之前的那些通道对在训练中也没转满一圈，却只被放慢不到 s 倍，到 L·s 时会转到训练中从未见过的角度（阴影带）——YaRN 正是把这些通道对也完整地除以 s，补上了这个缺口。'),
   params: extensionParams,
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
   tries: [{ params: { factor: 32 }, look: L('factor 32: PI divides the fastest pair by 32 as well; NTK-aware scaling still leaves it at exactly 1 and reaches 1/32 only at the slowest pair.',
@@ -38,13 +50,16 @@ export default {
     const at = (/** @type {Float64Array} */ w) => Float64Array.from(w, (x) => len * s * x);   // angle at position L·s
     return { d, s, len, base: rope_theta, ntkBase: ntk.effective_base, piRatio: ratio(pi), ntkRatio: ratio(ntk.inv_freq),
       orig: at(def), piAngle: at(pi), ntkAngle: at(ntk.inv_freq), seen: Float64Array.from(def, (x) => len * x),
-      fullTurns: def.findIndex((x) => len * x < 2 * Math.PI) };
+      fullTurns: def.findIndex((x) => len * x < 2 * Math.PI), beyond: beyondTrained(def, ntk.inv_freq, len, s) };
   },
   /** @param {any} r */
   render(r) {
     const C = SCHEME_COLOURS, target = r.len * r.s, n = r.piRatio.length;
     const beta = r.base ** (2 / r.d), beta2 = r.ntkBase ** (2 / r.d);
+    /** @type {{ x0: number, x1: number, label: { en: string, zh: string }, color?: string }[]} */
     const regions = r.fullTurns > 0 ? [{ x0: 0, x1: r.fullTurns - 0.5, label: L('these pairs turned full circles in training', '这些通道对在训练中已转满整圈') }] : [];
+    const [b0, b1] = r.beyond ?? [0, -1];
+    if (r.beyond) regions.push({ x0: b0 - 0.5, x1: b1 + 0.5, color: C.ntk, label: L(`pairs ${b0}–${b1}: NTK-aware goes past the trained angles (YaRN fixes this)`, `第 ${b0}–${b1} 对：NTK-aware 超出了训练中见过的角度（YaRN 修正的正是这一点）`) });
     return {
       speed: {
         series: [{ y: new Float64Array(n).fill(1), label: L('original', '原始'), color: C.unscaled, dash: [4, 3] },
@@ -65,6 +80,9 @@ export default {
         { id: 'beta', label: L('digit base β = base^(2/d)', '进制 β = base^(2/d)'), value: beta, text: `${beta.toPrecision(6)} → ${beta2.toPrecision(6)} (NTK: β·s^(2/(d−2)))` },
         { id: 'ntk-base', label: L('NTK-aware base = base·s^(d/(d−2))', 'NTK-aware 的底数 = base·s^(d/(d−2))'), value: r.ntkBase, text: r.ntkBase.toPrecision(8) },
         { id: 'fastest', label: L('fastest pair, θ′₀ ÷ θ₀', '最快的通道对 θ′₀ ÷ θ₀'), value: r.ntkRatio[0], note: L(`PI: ${(1 / r.s).toPrecision(4)}`, `PI：${(1 / r.s).toPrecision(4)}`) },
+        { id: 'beyond', label: L('pairs NTK-aware pushes past the trained angles', 'NTK-aware 推到训练角度之外的通道对'), value: r.beyond ? b1 - b0 + 1 : 0,
+          text: r.beyond ? L(`${b0}…${b1} (${b1 - b0 + 1} pairs)`, `${b0}…${b1}（${b1 - b0 + 1} 对）`) : L('none', '无'),
+          note: L('never a full turn in training, yet at L·s above the largest angle they saw', '训练中转不满一圈，到 L·s 时却超过了它们见过的最大角度') },
         { id: 'slowest', label: L(`slowest pair, θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`, `最慢的通道对 θ′${sub(n - 1)} ÷ θ${sub(n - 1)}`), value: r.ntkRatio[n - 1], note: L('i.e. 1/s, the same as PI', '即 1/s，与 PI 相同') },
       ],
     };

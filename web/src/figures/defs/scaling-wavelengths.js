@@ -55,6 +55,8 @@ export default {
         caption: L(`Stretch of each wavelength λ′ᵢ ÷ λᵢ (1 = kept, ${r.factor} = s)`, `每个波长被拉长的倍数 λ′ᵢ ÷ λᵢ（1 = 保持，${r.factor} = s）`), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('stretch', '倍数'),
       },
       readouts: [
+        { id: 'incomplete', label: L('pairs that do not finish a turn within L (λᵢ > L)', '在 L 内转不满一圈的通道对（λᵢ > L）'), value: r.wave.filter((/** @type {number} */ w) => w > L0).length,
+          text: `${r.wave.filter((/** @type {number} */ w) => w > L0).length} / ${r.wave.length}`, note: L('beyond L they meet angles never seen in training', '超过 L 后它们会遇到训练中没见过的角度') },
         { id: 'llama3', label: L('Llama 3 bands: kept / smoothed / stretched by s', 'Llama 3 的三段：保持 / 平滑过渡 / 拉长 s 倍'), value: b.n_kept, text: `${b.n_kept} / ${b.n_smoothed} / ${b.n_scaled}`,
           note: L(`λ < ${b.high_freq_wavelen} kept, λ > ${b.low_freq_wavelen} stretched`, `λ < ${b.high_freq_wavelen} 保持，λ > ${b.low_freq_wavelen} 拉长`) },
         { id: 'yarn', label: L('YaRN ramp over pairs (find_correction_range)', 'YaRN 的过渡区间（find_correction_range）'), value: y.low, text: `${y.low} … ${y.high}`,
