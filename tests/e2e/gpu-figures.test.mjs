@@ -147,10 +147,19 @@ test('without WebGPU: every such figure is computed by wasm (auto or forced), ba
     'su-decay': (rows) => assert.deepEqual(rows.map((r) => Number(r.value)), Array.from(pe.ropeDecayBound({ rotary_dim: d, rope_theta: 10000, count: 4096 }))),
     'context-extension': (rows) => {
       const inv = pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: d, rope_theta: 10000, factor: 8, original_max_position_embeddings: 4096 }).inv_freq;
-      // YaRN's small panel: the mean of score/d over each of 64 windows of 512 tokens
-      const v = sweep({ inv_freq: inv, count: 4096 * 8 }), w = 4096 * 8 / 64, e = new Float64Array(64);
-      for (let i = 0; i < v.length; i++) e[Math.floor(i / w)] += v[i] / d / w;
-      assert.deepEqual(rows.filter((r) => r.panel === 'decay-yarn' && r.series === 'YaRN').map((r) => Number(r.value)), Array.from(e));
+      // YaRN's small panel, on a log axis: score/d at distances 1…16, then its mean over windows 8 to an octave,
+      // [⌈2^(j/8)⌉, ⌈2^((j+1)/8)⌉) from 17 on, up to the target length
+      const n = 4096 * 8, v = sweep({ inv_freq: inv, count: n }), e = [];
+      for (let i = 1; i <= 16; i++) e.push(v[i] / d);
+      for (let j = Math.round(Math.log2(17) * 8); ; j++) {
+        const lo = Math.max(17, Math.ceil(2 ** (j / 8))), hi = Math.min(n, Math.ceil(2 ** ((j + 1) / 8)));
+        if (lo >= n) break;
+        if (hi <= lo) continue;
+        let t = 0;
+        for (let i = lo; i < hi; i++) t += v[i];
+        e.push(t / d / (hi - lo));
+      }
+      assert.deepEqual(rows.filter((r) => r.panel === 'decay-yarn' && r.series === 'YaRN').map((r) => Number(r.value)), e);
     },
     explorer: (rows) => {
       // the head's projections of the text repeated to 1024 tokens, causal RoPE attention, max of each 4×4 block, log10

@@ -23,21 +23,35 @@ export const RESIZE = "<script>addEventListener('message', (e) => { if (e.data?.
 // a narrower figure is taller), and embed.html's padding (embed.css).
 const PHONE = 340, PAD = 8;
 
-/** The figure's height in embed.html in an iframe `width` px wide: a hidden copy of it laid out at that width. */
-async function heightAt(f, width) {
-  const box = document.createElement('div'), c = document.createElement('posenc-figure');
-  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${width - 2 * PAD}px`, visibility: 'hidden', pointerEvents: 'none' });
-  for (const [k, v] of Object.entries({ figure: f.getAttribute('figure'), ...figureState(f), lang: getLang() })) c.setAttribute(k, v);
-  box.append(c); document.body.append(box);
-  try { await c.ready; return Math.ceil(c.getBoundingClientRect().height) + 2 * PAD; } catch { return 0; } finally { box.remove(); }
+/**
+ * embed.html's own height in an iframe `width` px wide: the page itself, loaded hidden at that width, so that its media
+ * queries (a phone's 44 px controls, its stacked panels) apply as they will in the reader's iframe; 0 if it fails.
+ */
+function heightAt(src, width) {
+  return new Promise((resolve) => {
+    const frame = document.createElement('iframe');
+    Object.assign(frame.style, { position: 'fixed', left: '0', top: '0', width: `${width}px`, height: '800px', border: '0', visibility: 'hidden', pointerEvents: 'none' });
+    frame.setAttribute('aria-hidden', 'true'); frame.tabIndex = -1;
+    const done = (h) => { frame.remove(); resolve(h); };
+    frame.addEventListener('load', async () => {
+      try {
+        const w = frame.contentWindow, d = frame.contentDocument;
+        await w.customElements.whenDefined('posenc-figure');
+        await d.querySelector('posenc-figure').ready;
+        done(Math.ceil(d.body.getBoundingClientRect().height));
+      } catch { done(0); }
+    }, { once: true });
+    frame.src = src;
+    document.body.append(frame);
+  });
 }
 /**
- * The height the iframe needs: the larger of the figure's height on a phone and at this page's width, both measured
- * on hidden copies (so it is right before the figure itself has rendered). Some figures are tallest narrow (panels
- * stack), others wide (a square heatmap grows with the column: alibi is 737 px at 340 and 943 px at 900).
+ * The height the iframe needs: the larger of embed.html's height on a phone and at this page's width, both measured
+ * in hidden copies of it (so it is right before the figure itself has rendered). Some figures are tallest narrow (panels
+ * stack, controls grow to 44 px), others wide (a square heatmap grows with the column).
  */
-async function phoneHeight(f) {
-  const [a, b] = await Promise.all([heightAt(f, PHONE), heightAt(f, Math.max(PHONE, Math.round(f.parentElement?.clientWidth || 0)))]);
+async function phoneHeight(f, src) {
+  const [a, b] = await Promise.all([heightAt(src, PHONE), heightAt(src, Math.max(PHONE, Math.round(f.parentElement?.clientWidth || 0)))]);
   return Math.max(a, b);
 }
 
@@ -85,7 +99,7 @@ export function addEmbedBars() {
       const key = s.iframe.split('"')[1];
       if (!panel.hidden && key !== measured) {
         measured = key; panel.dataset.measuring = 'true';
-        phoneHeight(f).then((h) => { if (measured === key) { phone = h; delete panel.dataset.measuring; refresh(); } });
+        phoneHeight(f, key).then((h) => { if (measured === key) { phone = h; delete panel.dataset.measuring; refresh(); } });
       }
     };
     // opened before the figure has rendered: its own height joins the snippet once it has

@@ -173,8 +173,9 @@ function update() {
     for (const [e, c] of Object.entries(m.contexts)) {
       if (!c) continue;
       const len = c.length ?? tr({ en: 'the current length', zh: '当前长度' });
+      // the source quotes the engine's code (English); the Chinese page gives the length only
       notes.push(el('li', {}, el('strong', {}, 'A, ', el('code', { textContent: ENGINE_NAMES[e] }), ': '),
-        tr({ en: `context ${len} — `, zh: c.length === null ? '上下文为当前长度——' : `上下文 ${len}——` }), el('cite', { textContent: c.source })));
+        tr({ en: `context ${len} — ${c.source}`, zh: c.length === null ? '上下文为当前长度' : `上下文 ${len}` })));
     }
   }
   if (c) notes.push(...c.notes.map((n) => el('li', {}, n)));

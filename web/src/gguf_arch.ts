@@ -106,7 +106,7 @@ export const RECURRENT_RULES: Record<string, { by: 'interval' | 'kv0'; kind: str
   plamo2: { by: 'kv0', kind: 'mamba', at: 'models/plamo2.cpp:19' },
 };
 
-/** NoPE layers set in code: layer il is not rotated when (il + 1) % step == 0 (SmolLM3: step 4, models/smollm3.cpp:5, :69). */
+/** NoPE layers set in code: layer il is not rotated when (il + 1) % step == 0 (SmolLM3: step 4, llama.cpp 6c8dcaa src/models/smollm3, lines 5 and 69). */
 export const NOPE_STEP: Record<string, { step: number; at: string }> = {
   smollm3: { step: 4, at: 'models/smollm3.cpp:5, :69' },
   afmoe: { step: 4, at: 'models/afmoe.cpp:137 (n_no_rope_layer_step: llama_hparams default 4)' },

@@ -70,7 +70,7 @@ export class RopeAxesApi extends Core {
 
   /**
    * cos / sin tables [tokens, rotary_dim/2] of a multi-axis RoPE over a patch grid (computed by the core's M-RoPE kernel,
-   * cpp/src/mrope.cpp, with each axis's own frequencies): token k at grid index (a₀, a₁, a₂) (last axis fastest), pair p
+   * the M-RoPE table kernel, with each axis's own frequencies): token k at grid index (a₀, a₁, a₂) (last axis fastest), pair p
    * of axis a: angle = angle_scale · positions_a[a_a] · inv_freq_a[p − pairs_a[0]], as {@link Posenc.ropeAxesFromConfig}
    * gives them for `config` at `grid`. Apply with the result's `layout` (pe.ropeApplyTables, rotary_dim = head_dim).
    * Rows are row-major over the grid; the Qwen-VL vision towers feed their patches in spatial-merge blocks (m×m patches

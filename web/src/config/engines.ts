@@ -14,7 +14,7 @@ export type { Engine, EngineContext } from './result.js';
 export const ENGINES: readonly Engine[] = ['transformers', 'vllm', 'llama.cpp', 'mlx'];
 
 /** Where each rule comes from (code at a commit; issues with the numbers they report). */
-export const SOURCES = {
+export const SOURCES: Record<string, string> = {
   vllm_get_rope: 'vllm-project/vllm@07b12f1b vllm/model_executor/layers/rotary_embedding/__init__.py (get_rope)',
   vllm_dynamic: 'vllm-project/vllm@50feac95 vllm/model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py (_compute_cos_sin_cache)',
   vllm_longrope: 'vllm-project/vllm@63c2b7ab vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py',
@@ -24,7 +24,7 @@ export const SOURCES = {
   llamacpp_ctx: 'ggml-org/llama.cpp@6c8dcaa src/llama-context.cpp (llama_context_default_params: n_ctx 512; n_ctx_seq = GGML_PAD(n_ctx, 256))',
   llamacpp_llama4: 'ggml-org/llama.cpp@6c8dcaa src/models/llama4.cpp (load_arch_hparams: n_attn_temp_floor_scale 8192, f_attn_temp_scale 0.1, offset 1)',
   llamacpp_convert: 'ggml-org/llama.cpp@a458664f convert_hf_to_gguf.py (TextModel.set_gguf_parameters; LlamaModel.generate_extra_tensors)',
-} as const;
+};
 
 export interface EngineOptions {
   /** The current sequence length (transformers' dynamic NTK and LongRoPE choice; MLX's dynamic NTK). */
