@@ -19,6 +19,7 @@ import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
 import { toHTML } from './to-html.js';
 import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
+import { exportLayout, paintExport } from './export-layout.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
@@ -328,36 +329,14 @@ export class PosencFigure extends Base {
   // ── export ──
   _layout(g) {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    const W = Math.max(320, Math.round(this.shadowRoot.querySelector('.panels').clientWidth || 640)), pad = 12;
-    const wrap = (s, font) => {
-      g.font = font; const words = s.split(/(?<=\s)|(?=[\u3000-\u9fff])/), lines = [];
-      let line = '';
-      for (const w of words) { if (line && g.measureText(line + w).width > W - 2 * pad) { lines.push(line.trimEnd()); line = w.trimStart(); } else line += w; }
-      if (line) lines.push(line); return lines;
-    };
-    const sr = this.shadowRoot, head = [];
-    if (!sr.querySelector('.title').hidden) head.push(...wrap(sr.querySelector('.title').textContent, `700 15px ${FONT}`).map((s) => ({ s, font: `700 15px ${FONT}` })));
-    if (!sr.querySelector('.takeaway').hidden) head.push(...wrap(sr.querySelector('.takeaway').textContent, `13px ${FONT}`).map((s) => ({ s, font: `13px ${FONT}` })));
-    let y = pad + head.length * 20 + (head.length ? 6 : 0), x = pad, rowH = 0;
-    const items = [];
-    for (const { id } of this._last.panels) {
-      const el = this._blocks.get(id), size = el.exportSize(g);
-      if (x > pad && x + size.w > W - pad) { x = pad; y += rowH + 14; rowH = 0; }
-      items.push({ el, x, y }); x += size.w + 20; rowH = Math.max(rowH, size.h);
-    }
-    y += rowH + 8;
-    const foot = [...sr.querySelectorAll('.readouts p')].flatMap((para) => wrap(para.textContent, `12px ${FONT}`)).map((s) => ({ s, font: `12px ${FONT}` }));
-    const width = Math.max(W, ...items.map((it) => it.x + it.el.exportSize(g).w + pad));
-    return { W: Math.ceil(width), H: Math.ceil(y + foot.length * 18 + pad), head, items, foot, footY: y, pad };
+    const sr = this.shadowRoot, shown = (sel) => (sr.querySelector(sel).hidden ? null : sr.querySelector(sel).textContent);
+    return exportLayout(g, { W: Math.max(296, Math.round(sr.querySelector('.panels').clientWidth || 640)), title: shown('.title'), takeaway: shown('.takeaway'),
+      readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent), blocks: this._last.panels.map(({ id }) => this._blocks.get(id)) });
   }
 
   _paintExport(g, lay) {
     const cs = getComputedStyle(this);
-    g.fillStyle = cs.getPropertyValue('--pe-bg').trim() || '#fff'; g.fillRect(0, 0, lay.W, lay.H);
-    g.fillStyle = cs.getPropertyValue('--pe-fg').trim() || '#000'; g.textAlign = 'left'; g.textBaseline = 'top';
-    lay.head.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.pad + i * 20); });
-    for (const it of lay.items) { g.save(); g.translate(it.x, it.y); it.el.paint(g); g.restore(); }
-    lay.foot.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.footY + i * 18); });
+    paintExport(g, lay, { fg: cs.getPropertyValue('--pe-fg').trim() || '#000', bg: cs.getPropertyValue('--pe-bg').trim() || '#fff' });
   }
 
   /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
@@ -377,7 +356,8 @@ export class PosencFigure extends Base {
   /** What the figure shows for the parameters drawn, in one paragraph: the alt text for an exported image. */
   altText() { return altText(this); }
   /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
-  toSVG() {
+  toSVG({ width } = {}) {
+    if (width !== undefined) return atWidth(this, width, async (c) => c.toSVG());   // laid out for that width: a Promise
     const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
     this._paintExport(g, lay);
     return svgWithAlt(g.toString(), this.shadowRoot.querySelector('.title').textContent, this.altText());
