@@ -3,7 +3,8 @@
 // plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
 // text: that caption), theme="light|dark". Attribute changes re-render; panels follow the container's width.
 // el.ready: a Promise that resolves when the current state is painted (rejects with the error shown).
-// Export: toPNG({scale}) → Blob, toSVG() → string, toCSV() → string, and a menu on the figure.
+// Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
+// figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
 import { Base, shadow, define, FONT } from './blocks/base.js';
 import { langOf } from './blocks/pe-heatmap.js';
@@ -23,7 +24,7 @@ import { exportLayout, paintExport } from './export-layout.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
-  download: L('Download', '下载'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
+  download: L('Download', '下载'), shown: L('as shown', '按当前宽度'), imgWidth: L('image width', '图片宽度'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
 const css = `
 :host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
 [hidden] { display: none !important; }
@@ -67,7 +68,7 @@ export class PosencFigure extends Base {
       <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
-      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button></span>
+      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button><select class="width"><option value=""></option><option value="680">680 px</option><option value="390">390 px</option></select></span>
       <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
@@ -75,7 +76,7 @@ export class PosencFigure extends Base {
     sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
     sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
     // a download that fails (HTML where the bundler did not emit figures-standalone.js) says why, beside the menu
-    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
+    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x, { width: Number(sr.querySelector('.width').value) || undefined }).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
     sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
     sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
     sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
@@ -142,6 +143,7 @@ export class PosencFigure extends Base {
     text('.export', `${this._text(UI.export)} ▾`);
     text('.cancel', this._text(UI.cancel));
     text('summary', this._text(UI.data));
+    text('.width option', this._text(UI.shown)); sr.querySelector('.width').setAttribute('aria-label', this._text(UI.imgWidth));   // PNG/SVG laid out for a blog column or a phone
   }
 
   _showError(e) {
@@ -387,8 +389,8 @@ export class PosencFigure extends Base {
 
   async download(kind, opts) {
     const name = `posenc-${this.getAttribute('figure')}`;
-    const blob = kind === 'png' ? await this.toPNG() : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
-      : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+    const width = opts?.width, blob = kind === 'png' ? await this.toPNG({ width }) : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
+      : new Blob([kind === 'svg' ? await this.toSVG({ width }) : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
     this.shadowRoot.append(a); a.click(); a.remove();

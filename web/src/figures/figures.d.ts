@@ -125,8 +125,8 @@ export class PosencFigure extends HTMLElement {
    * `script`: the text of posenc's dist/figures-standalone.js, when it is not beside figures.js (a bundled site).
    */
   toHTML(options?: { script?: string; theme?: 'auto' | 'light' | 'dark'; controls?: boolean }): Promise<string>;
-  /** Saves a PNG, SVG, CSV or self-contained HTML file through the browser. */
-  download(kind: 'png' | 'svg' | 'csv' | 'html', options?: { script?: string; controls?: boolean }): Promise<void>;
+  /** Saves a PNG, SVG, CSV or self-contained HTML file through the browser (`width`: a PNG or SVG laid out that wide, as toPNG). */
+  download(kind: 'png' | 'svg' | 'csv' | 'html', options?: { script?: string; controls?: boolean; width?: number }): Promise<void>;
 }
 
 /**
