@@ -1,7 +1,7 @@
 // Figures as images without a browser (issue 27, deliver 4): `posenc figure <name> --svg|--png [--width] -o file`.
 // Every registered figure's --svg at 680 px: well-formed XML (parsed by resvg's XML parser), exactly 680 px wide,
 // <title>/<desc> with the alt text, no text under 12 px, every text's box inside the image; the same at phone width
-// (390 px, through figureSVG, which the command calls). The numbers drawn: the read-outs against closed forms
+// (390 px, through figureSVG, which the command calls; rasterised with the system fonts: nothing inked in the right margin). The numbers drawn: the read-outs against closed forms
 // (rope-decay's score with q = k = ones, ALiBi's slope) and each read-out value written in the SVG. --png: the PNG
 // signature, width × scale pixels, the alt text in an iTXt chunk and beside the file. Bad arguments exit 2 naming them.
 import test from 'node:test';
@@ -77,6 +77,13 @@ test('phone width (390 px) and Chinese: every figure\'s texts inside the image (
   for (const name of figureNames) for (const [width, lang] of [[390, 'en'], [390, 'zh'], [680, 'zh']]) {
     const r = await figureSVG(pe, { figure: name, width, lang, png: () => 'data:image/png;base64,' });
     problems.push(...textProblems(r.svg, width).map((p) => `${name} ${width} ${lang}: ${p}`));
+    // with the real fonts (resvg, system fonts): the 12 px margin's outer 6 px columns are background only — no text
+    // (or anything else) runs past the right edge of the layout
+    if (width !== 390) continue;
+    const img = new Resvg(r.svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render(), px = img.pixels, W = img.width;
+    let inked = 0;
+    for (let y = 0; y < img.height; y++) for (let x = W - 6; x < W; x++) if (px[4 * (y * W + x)] < 250 || px[4 * (y * W + x) + 2] < 250) inked++;
+    if (inked) problems.push(`${name} ${width} ${lang}: ${inked} pixels inked in the right margin`);
   }
   assert.deepEqual(problems, []);
 });

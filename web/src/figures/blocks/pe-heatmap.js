@@ -296,7 +296,7 @@ export class PeHeatmap extends Base {
   // ── export ──
   exportSize() {
     const geo = this._geometry(), W = geo.w + this._barW(), n = (a, font) => (this.getAttribute(a) ? wrapText(this.getAttribute(a), font, W).length : 0);
-    const bar = Math.min(220, Math.max(100, geo.h - geo.labelH));
+    const bar = this.categories ? 16 * this.categories.length : Math.min(220, Math.max(100, geo.h - geo.labelH));
     return { w: W, h: 18 * n('caption', `600 12px ${FONT}`) + 16 * n('ylabel', `12px ${FONT}`) + Math.max(geo.h, geo.labelH + bar) + 18 * n('xlabel', `12px ${FONT}`) + 4 };
   }
 
@@ -311,7 +311,7 @@ export class PeHeatmap extends Base {
     text(this.getAttribute('caption'), `600 12px ${FONT}`, th.fg, 18);
     text(this.getAttribute('ylabel'), `12px ${FONT}`, th.muted, 16);
     g.save(); g.translate(0, y); this._paintMap(g, geo, lo, hi, th); g.restore();
-    const bar = Math.min(220, Math.max(100, geo.h - geo.labelH)), bx = geo.w + 6, by = y + geo.labelH, steps = 64;
+    const bar = this.categories ? 16 * this.categories.length : Math.min(220, Math.max(100, geo.h - geo.labelH)), bx = geo.w + 6, by = y + geo.labelH, steps = 64;
     if (this.categories) {
       g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle';
       this.categories.forEach((c, i) => {
