@@ -41,7 +41,7 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
       const wide = new Uint8Array(await (await el.toPNG({ scale: 1 })).arrayBuffer());
       const col = new Uint8Array(await (await el.toPNG({ scale: 2, width: 680 })).arrayBuffer());
       let bad = ''; try { await el.toPNG({ width: 100 }); } catch (e) { bad = e.message; }
-      return { wide: [...wide], col: [...col], alt: el.altText(), svg: el.toSVG(), bad, copies: document.querySelectorAll('posenc-figure').length };
+      return { wide: [...wide], col: [...col], alt: el.altText(), svg: el.toSVG(), svg390: await el.toSVG({ width: 390 }), bad, copies: document.querySelectorAll('posenc-figure').length };
     });
     const wide = Buffer.from(r.wide), col = Buffer.from(r.col);
     assert.equal(wide.readUInt32BE(16) > 1000, true, `the on-page export is the page's width: ${wide.readUInt32BE(16)}`);
@@ -55,6 +55,18 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
     assert.deepEqual(itxt(col), { Title: 'RoPE’s long-range decay', Description: r.alt });
     assert.match(r.svg, /^<svg [^>]*role="img"><title>RoPE’s long-range decay<\/title><desc>RoPE’s long-range decay\./);
     assert.match(r.bad, /^width: must be an integer from 240 to 4096/);
+    // toSVG({ width }): laid out for a phone column, every text at least 12 px (the command line's --svg checks the boxes)
+    assert.match(r.svg390, /^<svg [^>]*width="390"/);
+    assert.deepEqual([...r.svg390.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1])).filter((v) => v < 12), []);
+    // the Export menu: "680 px" chosen, PNG and SVG are laid out for that column
+    await fig.locator('button.export').click();
+    await fig.locator('select.width').selectOption('680');
+    const [dl] = await Promise.all([p.waitForEvent('download'), fig.locator('button[data-x="png"]').click()]);
+    const { readFileSync: rf } = await import('node:fs');
+    assert.equal(rf(await dl.path()).readUInt32BE(16), 1360, 'the menu\'s PNG at 680 px, scale 2');
+    const [dl2] = await Promise.all([p.waitForEvent('download'), fig.locator('button[data-x="svg"]').click()]);
+    assert.match(rf(await dl2.path(), 'utf8'), /^<svg [^>]*width="680"/);
+    assert.deepEqual([...r.svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1])).filter((v) => v < 12), []);
     // a look at it as a reader would
     const shot = shotPath('export/rope-decay-680');
     const { writeFileSync } = await import('node:fs'); writeFileSync(shot, col);

@@ -3,7 +3,7 @@
 declare module 'node:fs/promises' {
   export function readFile(path: string, encoding: 'utf8'): Promise<string>;
   export function readFile(path: URL, encoding: 'utf8'): Promise<string>;
-  export function writeFile(path: string, data: string): Promise<void>;
+  export function writeFile(path: string, data: string | Uint8Array): Promise<void>;
   export function mkdir(path: string, options: { recursive: true }): Promise<string | undefined>;
 }
 declare module 'node:http' {
@@ -13,4 +13,7 @@ declare module 'node:http' {
     on(event: 'error', cb: (e: Error & { code?: string }) => void): void;
     address(): { port: number };
   };
+}
+declare module 'node:zlib' {
+  export function deflateSync(data: Uint8Array): Uint8Array;
 }

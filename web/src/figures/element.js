@@ -3,7 +3,8 @@
 // plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
 // text: that caption), theme="light|dark". Attribute changes re-render; panels follow the container's width.
 // el.ready: a Promise that resolves when the current state is painted (rejects with the error shown).
-// Export: toPNG({scale}) → Blob, toSVG() → string, toCSV() → string, and a menu on the figure.
+// Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
+// figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
 import { Base, shadow, define, FONT } from './blocks/base.js';
 import { langOf } from './blocks/pe-heatmap.js';
@@ -19,10 +20,11 @@ import { BADGE } from './backend.js';
 import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
 import { toHTML } from './to-html.js';
 import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
+import { exportLayout, paintExport } from './export-layout.js';
 
 const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
   cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
-  download: L('Download', '下载'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
+  download: L('Download', '下载'), shown: L('as shown', '按当前宽度'), imgWidth: L('image width', '图片宽度'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
 const css = `
 :host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
 [hidden] { display: none !important; }
@@ -70,7 +72,7 @@ export class PosencFigure extends Base {
       <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
-      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button></span>
+      <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button><select class="width"><option value=""></option><option value="680">680 px</option><option value="390">390 px</option></select></span>
       <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
     this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
     this._newDeferred();
@@ -78,7 +80,7 @@ export class PosencFigure extends Base {
     sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
     sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
     // a download that fails (HTML where the bundler did not emit figures-standalone.js) says why, beside the menu
-    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
+    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x, { width: Number(sr.querySelector('.width').value) || undefined }).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
     sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
     sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
     sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
@@ -145,6 +147,7 @@ export class PosencFigure extends Base {
     text('.export', `${this._text(UI.export)} ▾`);
     text('.cancel', this._text(UI.cancel));
     text('summary', this._text(UI.data));
+    text('.width option', this._text(UI.shown)); sr.querySelector('.width').setAttribute('aria-label', this._text(UI.imgWidth));   // PNG/SVG laid out for a blog column or a phone
   }
 
   _showError(e) {
@@ -334,36 +337,14 @@ export class PosencFigure extends Base {
   // ── export ──
   _layout(g) {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    const W = Math.max(320, Math.round(this.shadowRoot.querySelector('.panels').clientWidth || 640)), pad = 12;
-    const wrap = (s, font) => {
-      g.font = font; const words = s.split(/(?<=\s)|(?=[\u3000-\u9fff])/), lines = [];
-      let line = '';
-      for (const w of words) { if (line && g.measureText(line + w).width > W - 2 * pad) { lines.push(line.trimEnd()); line = w.trimStart(); } else line += w; }
-      if (line) lines.push(line); return lines;
-    };
-    const sr = this.shadowRoot, head = [];
-    if (!sr.querySelector('.title').hidden) head.push(...wrap(sr.querySelector('.title').textContent, `700 15px ${FONT}`).map((s) => ({ s, font: `700 15px ${FONT}` })));
-    if (!sr.querySelector('.takeaway').hidden) head.push(...wrap(sr.querySelector('.takeaway').textContent, `13px ${FONT}`).map((s) => ({ s, font: `13px ${FONT}` })));
-    let y = pad + head.length * 20 + (head.length ? 6 : 0), x = pad, rowH = 0;
-    const items = [];
-    for (const { id } of this._last.panels) {
-      const el = this._blocks.get(id), size = el.exportSize(g);
-      if (x > pad && x + size.w > W - pad) { x = pad; y += rowH + 14; rowH = 0; }
-      items.push({ el, x, y }); x += size.w + 20; rowH = Math.max(rowH, size.h);
-    }
-    y += rowH + 8;
-    const foot = [...sr.querySelectorAll('.readouts p')].flatMap((para) => wrap(para.textContent, `12px ${FONT}`)).map((s) => ({ s, font: `12px ${FONT}` }));
-    const width = Math.max(W, ...items.map((it) => it.x + it.el.exportSize(g).w + pad));
-    return { W: Math.ceil(width), H: Math.ceil(y + foot.length * 18 + pad), head, items, foot, footY: y, pad };
+    const sr = this.shadowRoot, shown = (sel) => (sr.querySelector(sel).hidden ? null : sr.querySelector(sel).textContent);
+    return exportLayout(g, { W: Math.max(296, Math.round(sr.querySelector('.panels').clientWidth || 640)), title: shown('.title'), takeaway: shown('.takeaway'),
+      readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent), blocks: this._last.panels.map(({ id }) => this._blocks.get(id)) });
   }
 
   _paintExport(g, lay) {
     const cs = getComputedStyle(this);
-    g.fillStyle = cs.getPropertyValue('--pe-bg').trim() || '#fff'; g.fillRect(0, 0, lay.W, lay.H);
-    g.fillStyle = cs.getPropertyValue('--pe-fg').trim() || '#000'; g.textAlign = 'left'; g.textBaseline = 'top';
-    lay.head.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.pad + i * 20); });
-    for (const it of lay.items) { g.save(); g.translate(it.x, it.y); it.el.paint(g); g.restore(); }
-    lay.foot.forEach((l, i) => { g.font = l.font; g.fillStyle = cs.getPropertyValue('--pe-fg').trim(); g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l.s, lay.pad, lay.footY + i * 18); });
+    paintExport(g, lay, { fg: cs.getPropertyValue('--pe-fg').trim() || '#000', bg: cs.getPropertyValue('--pe-bg').trim() || '#fff' });
   }
 
   /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
@@ -383,7 +364,8 @@ export class PosencFigure extends Base {
   /** What the figure shows for the parameters drawn, in one paragraph: the alt text for an exported image. */
   altText() { return altText(this); }
   /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
-  toSVG() {
+  toSVG({ width } = {}) {
+    if (width !== undefined) return atWidth(this, width, async (c) => c.toSVG());   // laid out for that width: a Promise
     const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
     this._paintExport(g, lay);
     return svgWithAlt(g.toString(), this.shadowRoot.querySelector('.title').textContent, this.altText());
@@ -413,8 +395,8 @@ export class PosencFigure extends Base {
 
   async download(kind, opts) {
     const name = `posenc-${this.getAttribute('figure')}`;
-    const blob = kind === 'png' ? await this.toPNG() : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
-      : new Blob([kind === 'svg' ? this.toSVG() : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+    const width = opts?.width, blob = kind === 'png' ? await this.toPNG({ width }) : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
+      : new Blob([kind === 'svg' ? await this.toSVG({ width }) : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
     this.shadowRoot.append(a); a.click(); a.remove();

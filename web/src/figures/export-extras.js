@@ -5,7 +5,7 @@
 // <title>/<desc>, inside the PNG as iTXt chunks "Title" and "Description" (UTF-8).
 import { PosencError, show } from '#wasm';
 
-/** @typedef {HTMLElement & { ready: Promise<unknown>, toPNG(o?: { scale?: number, width?: number }): Promise<Blob>, params: Record<string, unknown> }} Figure */
+/** @typedef {HTMLElement & { ready: Promise<unknown>, toPNG(o?: { scale?: number, width?: number }): Promise<Blob>, toSVG(o?: { width?: number }): string | Promise<string>, params: Record<string, unknown> }} Figure */
 
 /** The figure's alt text: what it shows for the parameters drawn (the read-outs are the numbers of this state). */
 export function altText(/** @type {Figure} */ el) {
@@ -13,27 +13,44 @@ export function altText(/** @type {Figure} */ el) {
   /** @type {Record<string, unknown>} */
   let known = {};
   try { known = el.params; } catch { /* a bad attribute: the figure shows the error, nothing is exported */ }
-  const attrs = [...el.attributes].filter((a) => Object.hasOwn(known, a.name));   // the figure's parameters set, not data-*, id…
-  const zh = /** @type {{ lang?: string }} */ (el).lang === 'zh';
-  const params = attrs.length ? (zh ? `参数：${attrs.map((a) => `${a.name}=${a.value}`).join('，')}。` : `Drawn with ${attrs.map((a) => `${a.name} = ${a.value}`).join(', ')}.`) : '';
-  const readouts = [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim()).filter(Boolean).join(zh ? '；' : '; ');
-  // the takeaway is written for the default parameters ("with base 10000 and d = 512 …"): only then is it the alt text's
-  return [`${text('.title')}${zh ? '。' : '.'}`, attrs.length ? '' : text('.takeaway'), params, readouts && `${readouts}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
+  const params = [...el.attributes].filter((a) => Object.hasOwn(known, a.name)).map((a) => /** @type {[string, string]} */ ([a.name, a.value]));   // the figure's parameters set, not data-*, id…
+  return altTextOf({ title: text('.title'), takeaway: text('.takeaway'), params, readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim() ?? ''),
+    zh: /** @type {{ lang?: string }} */ (el).lang === 'zh' });
 }
 
-/** Runs `fn` on a hidden copy of `el` laid out `width` CSS px wide, once it has painted. */
-export async function atWidth(/** @type {Figure} */ el, /** @type {unknown} */ width, /** @type {(c: Figure) => Promise<Blob>} */ fn) {
-  if (typeof width !== 'number' || !Number.isInteger(width) || width < 240 || width > 4096) {
-    throw new PosencError(`width: must be an integer from 240 to 4096 — the CSS px the image is laid out for, e.g. 680 for a blog column (got ${show(width)})`);
-  }
+/**
+ * The alt text from its parts (the page's figure and the command line's headless one): title; the takeaway only when
+ * no parameter is set (it is written for the defaults: "with base 10000 and d = 512 …"); the parameters set; the read-outs.
+ * @param {{ title: string, takeaway: string, params: [string, string][], readouts: string[], zh: boolean }} o
+ */
+export function altTextOf({ title, takeaway, params, readouts, zh }) {
+  const set = params.length ? (zh ? `参数：${params.map(([k, v]) => `${k}=${v}`).join('，')}。` : `Drawn with ${params.map(([k, v]) => `${k} = ${v}`).join(', ')}.`) : '';
+  const ro = readouts.filter(Boolean).join(zh ? '；' : '; ');
+  return [`${title}${zh ? '。' : '.'}`, params.length ? '' : takeaway, set, ro && `${ro}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
+}
+
+/**
+ * Runs `fn` on a hidden copy of `el` laid out `width` CSS px wide, once it has painted.
+ * @template T
+ * @param {Figure} el @param {unknown} width @param {(c: Figure) => Promise<T>} fn @returns {Promise<T>}
+ */
+export async function atWidth(el, width, fn) {
+  checkWidth(width);
   const box = document.createElement('div'), copy = /** @type {Figure} */ (document.createElement('posenc-figure'));
   // the export adds a 12 px margin on each side of the panels (element.js _layout)
-  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${width - 24}px`, visibility: 'hidden', pointerEvents: 'none', zIndex: '-1' });
+  Object.assign(box.style, { position: 'fixed', left: '0', top: '0', width: `${/** @type {number} */ (width) - 24}px`, visibility: 'hidden', pointerEvents: 'none', zIndex: '-1' });
   for (const a of el.attributes) if (a.name !== 'id') copy.setAttribute(a.name, a.value);
   copy.setAttribute('lang', /** @type {{ lang: string }} */ (/** @type {unknown} */ (el)).lang);
   box.append(copy);
   (el.parentNode ?? document.body).appendChild(box);   // beside the figure: the same page colours and lang
   try { await copy.ready; return await fn(copy); } finally { box.remove(); }
+}
+
+/** Throws unless `width` is an image width the exports lay out for (an integer from 240 to 4096 CSS px). */
+export function checkWidth(/** @type {unknown} */ width) {
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < 240 || width > 4096) {
+    throw new PosencError(`width: must be an integer from 240 to 4096 — the CSS px the image is laid out for, e.g. 680 for a blog column (got ${show(width)})`);
+  }
 }
 
 /** The SVG with its alt text as <title> and <desc> (and role="img"). */

@@ -4,6 +4,8 @@ type Figures = typeof import('./figures.js', { with: { 'resolution-mode': 'impor
 export declare const figureNames: Figures['figureNames'];
 export declare const describeFigure: Figures['describeFigure'];
 export declare const figureHTML: Figures['figureHTML'];
+export declare const figureSVG: Figures['figureSVG'];
+export declare const pngWithAlt: Figures['pngWithAlt'];
 export declare const FigureError: Figures['FigureError'];
 export type FigureError = import('./figures.js', { with: { 'resolution-mode': 'import' } }).FigureError;
 export declare const PosencFigure: Figures['PosencFigure'];

@@ -61,6 +61,22 @@ export function figureHTML(options: { figure: string; params?: Record<string, st
   /** only the element and the script, to paste into another page (a notebook cell's HTML output) */
   fragment?: boolean }): string;
 
+/**
+ * A figure as an SVG image without a browser (Node; what `npx posenc figure <name> … --svg|--png` draws): computed
+ * with `pe` (the posenc API: `await init()`), laid out `width` CSS px wide (default 680, 240 to 4096; the SVG is
+ * exactly that wide, every text at least 12 px) and painted by the figure's own paint code. Text is SVG text (a font
+ * stack with CJK faces); `alt` is the alt text for the parameters drawn (also the SVG's `<title>`/`<desc>`);
+ * `readouts` the figure's read-out values. `png` encodes a large heatmap's pixels as a `data:image/png` URL (the
+ * command line passes a zlib encoder; without it a figure with a heatmap over 128 × 128 cells throws).
+ * @throws FigureError naming a bad parameter, lang or theme; PosencError for a bad width
+ */
+export function figureSVG(pe: unknown, options: { figure: string; params?: Record<string, string | number | boolean>; width?: number;
+  lang?: 'en' | 'zh'; theme?: 'light' | 'dark'; png?: (width: number, height: number, rgba: Uint8ClampedArray) => string }):
+  Promise<{ svg: string; alt: string; title: string; width: number; height: number; readouts: Array<{ id: string; value?: number; text: string }> }>;
+
+/** A PNG with the alt text added as iTXt chunks "Title" and "Description" (UTF-8), before its IEND. */
+export function pngWithAlt(png: Blob, title: string, description: string): Promise<Blob>;
+
 /** A bad figure name or attribute: `attribute` names it, `text` says what is allowed in both languages. */
 export class FigureError extends Error {
   readonly attribute: string;
@@ -94,7 +110,9 @@ export class PosencFigure extends HTMLElement {
   /** The figure's alt text: title, takeaway, the parameters drawn and the read-outs (also inside every PNG and SVG). */
   altText(): string;
   /** Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond. */
-  toSVG(): string;
+  toSVG(options?: { width?: undefined }): string;
+  /** The same laid out `width` CSS px wide (240 to 4096; a hidden copy, as toPNG({ width })): the SVG is that wide. */
+  toSVG(options: { width: number }): Promise<string>;
   /**
    * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
    * columns `panel,series,row,col,x,value,band_min,band_max`: `value` is a heatmap cell or the curve drawn as a line;
@@ -107,8 +125,8 @@ export class PosencFigure extends HTMLElement {
    * `script`: the text of posenc's dist/figures-standalone.js, when it is not beside figures.js (a bundled site).
    */
   toHTML(options?: { script?: string; theme?: 'auto' | 'light' | 'dark'; controls?: boolean }): Promise<string>;
-  /** Saves a PNG, SVG, CSV or self-contained HTML file through the browser. */
-  download(kind: 'png' | 'svg' | 'csv' | 'html', options?: { script?: string; controls?: boolean }): Promise<void>;
+  /** Saves a PNG, SVG, CSV or self-contained HTML file through the browser (`width`: a PNG or SVG laid out that wide, as toPNG). */
+  download(kind: 'png' | 'svg' | 'csv' | 'html', options?: { script?: string; controls?: boolean; width?: number }): Promise<void>;
 }
 
 /**

@@ -22,6 +22,26 @@ export function scriptText(/** @type {string} */ js) {
 }
 
 /**
+ * A figure's name, parameters (strings as in attributes, or typed values), lang and theme, checked as the element
+ * checks its attributes: a bad one throws a FigureError naming it. Also used by the command line's --svg/--png.
+ * @param {{ figure: string, params?: Record<string, string | number | boolean>, lang?: string, theme?: string }} o
+ */
+export function checkedFigure(o) {
+  const def = figureDef(o.figure), given = o.params ?? {};
+  const specs = /** @type {Record<string, { default: unknown }>} */ (def.params);
+  for (const k of Object.keys(given)) {
+    if (!Object.hasOwn(def.params, k)) {
+      throw new FigureError(L(`Unknown parameter "${k}" for figure "${def.name}": it takes ${Object.keys(def.params).join(', ') || 'none'}.`,
+        `图 "${def.name}" 没有参数 "${k}"：可用的参数是 ${Object.keys(def.params).join('、') || '（无）'}。`), k);
+    }
+  }
+  const p = readParams(def, (/** @type {string} */ n) => (given[n] == null ? null : String(given[n])));
+  if (o.lang != null && o.lang !== 'en' && o.lang !== 'zh') throw new FigureError(L(`Attribute "lang" must be en or zh (got "${o.lang}").`, `属性 "lang" 必须是 en 或 zh（收到 "${o.lang}"）。`), 'lang');
+  if (o.theme != null && !['auto', 'light', 'dark'].includes(o.theme)) throw new FigureError(L(`Attribute "theme" must be auto, light or dark (got "${o.theme}").`, `属性 "theme" 必须是 auto、light 或 dark（收到 "${o.theme}"）。`), 'theme');
+  return { def, p, specs };
+}
+
+/**
  * @typedef {{ figure: string, params?: Record<string, string | number | boolean>, lang?: string, theme?: string,
  *   controls?: boolean, caption?: string, script: string, fragment?: boolean }} FigureHTMLOptions
  */
@@ -34,17 +54,7 @@ export function scriptText(/** @type {string} */ js) {
  * @returns {string}
  */
 export function figureHTML(o) {
-  const def = figureDef(o.figure), given = o.params ?? {};
-  const specs = /** @type {Record<string, { default: unknown }>} */ (def.params);
-  for (const k of Object.keys(given)) {
-    if (!Object.hasOwn(def.params, k)) {
-      throw new FigureError(L(`Unknown parameter "${k}" for figure "${def.name}": it takes ${Object.keys(def.params).join(', ') || 'none'}.`,
-        `图 "${def.name}" 没有参数 "${k}"：可用的参数是 ${Object.keys(def.params).join('、') || '（无）'}。`), k);
-    }
-  }
-  const p = readParams(def, (/** @type {string} */ n) => (given[n] == null ? null : String(given[n])));
-  if (o.lang != null && o.lang !== 'en' && o.lang !== 'zh') throw new FigureError(L(`Attribute "lang" must be en or zh (got "${o.lang}").`, `属性 "lang" 必须是 en 或 zh（收到 "${o.lang}"）。`), 'lang');
-  if (o.theme != null && !['auto', 'light', 'dark'].includes(o.theme)) throw new FigureError(L(`Attribute "theme" must be auto, light or dark (got "${o.theme}").`, `属性 "theme" 必须是 auto、light 或 dark（收到 "${o.theme}"）。`), 'theme');
+  const { def, p, specs } = checkedFigure(o);
   if (typeof o.script !== 'string' || !o.script.includes('posenc')) throw new TypeError('figureHTML: script must be the text of figures-standalone.js');
   const lang = o.lang === 'zh' ? 'zh' : 'en';
   // only the parameters that differ from the defaults, as the explainer's URL state writes them

@@ -6,3 +6,5 @@ export { PeVec2 } from './blocks/pe-vec2.js';
 export { PosencFigure, FigureError } from './element.js';
 export { figureNames, describeFigure } from './registry.js';
 export { figureHTML } from './html.js';
+export { figureSVG } from './headless.js';
+export { pngWithAlt } from './export-extras.js';

@@ -23,7 +23,8 @@ export function define(name, cls) {
 
 /** Theme colours of an element: text, muted text, grid lines, frame, background, curve colours (light defaults). */
 export function theme(el) {
-  const cs = el.isConnected ? getComputedStyle(el) : null;
+  // headless (the command line's --svg/--png): the custom properties are given as el._vars
+  const cs = el._vars ? { getPropertyValue: (n) => el._vars[n] ?? '' } : el.isConnected ? getComputedStyle(el) : null;
   const v = (name, fallback) => (cs?.getPropertyValue(name).trim() || fallback), dark = v('--pe-palette', 'light') === 'dark';
   return { fg: v('--pe-fg', '#1d1d1f'), muted: v('--pe-muted', '#4f4f5a'), grid: v('--pe-grid', '#d6d6dc'),
     frame: v('--pe-frame', '#6b6b75'), bg: v('--pe-bg', '#ffffff'), missing: v('--pe-missing', '#e3e3e8'),

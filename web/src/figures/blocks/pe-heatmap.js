@@ -16,6 +16,7 @@ import { lut, colour } from './colormap.js';
 import { fmt, tickIndices, cellText } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
 import { contrast as contrastRatio } from '../theme.js';
+import { measure, pixelSurface, wrapText, MIN_TEXT } from './text.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -26,15 +27,15 @@ canvas.map { display: block; touch-action: none; outline-offset: 2px; }
 canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .bar { display: grid; grid-template-columns: 14px auto; grid-template-rows: auto 1fr auto; column-gap: 3px; }
 .bar canvas { grid-row: 1 / 4; }
-.bar span { font-size: 11px; font-variant-numeric: tabular-nums; }
+.bar span { font-size: 12px; font-variant-numeric: tabular-nums; }
 .bar .mid { align-self: center; }
-.cats { display: flex; flex-direction: column; gap: 3px; font-size: 11px; }
+.cats { display: flex; flex-direction: column; gap: 3px; font-size: 12px; }
 .cats i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -2px; border: 1px solid var(--pe-grid, #d6d6dc); }
 .tip { position: absolute; pointer-events: none; background: var(--pe-bg, #fff); border: 1px solid #888; border-radius: 3px;
        padding: 2px 6px; white-space: nowrap; display: none; box-shadow: 0 1px 3px #0003; z-index: 2; }
 .caption { font-weight: 600; margin: 0 0 4px 0; }
 .caption, .axis { contain: inline-size; }   /* texts wrap within the map's width instead of widening the block */
-.axis { color: var(--pe-muted, #4f4f5a); font-size: 11px; }
+.axis { color: var(--pe-muted, #4f4f5a); font-size: 12px; }
 `;
 const CELL_RECTS = 128, ROW_CHARS = 18;
 
@@ -114,8 +115,8 @@ export class PeHeatmap extends Base {
     const pw = Math.min(this._pw || Infinity, globalThis.innerWidth || 1000);
     const k = this.parentElement && !this.hasAttribute('data-full') ? this.parentElement.querySelectorAll(':scope > pe-heatmap:not([data-full])').length : 1;
     const perRow = Math.max(1, Math.min(k, Math.floor(pw / 300)));
-    const room = (pw - 20 * (perRow - 1)) / perRow - labelW - padR - 78;
-    const avail = Math.max(100, Math.min(Number(this.getAttribute('size')) || 480, room));
+    const room = (pw - 20 * (perRow - 1)) / perRow - labelW - padR - this._barW();   // the colour bar or legend (exportSize)
+    const avail = Math.max(80, Math.min(Number(this.getAttribute('size')) || 480, room));   // 80: a phone's share with a wide legend
     // Cells fill the square `avail` but stay within 3:1, so a 64 × 32 table is not squeezed into a thin strip.
     let cw = avail / Math.max(this.cols, 1), ch = avail / Math.max(this.rows, 1);
     if (rowText || colText) cw = ch = Math.min(cw, ch);
@@ -126,17 +127,18 @@ export class PeHeatmap extends Base {
       w: Math.ceil(labelW + cw * this.cols + padR), h: Math.ceil(labelH + ch * this.rows + tickH) };
   }
 
+  /** Room right of the map for the colour bar and its values (80 px), or the categories' legend (swatch and label). */
+  _barW() { return this.categories ? Math.max(80, 6 + 17 + Math.ceil(this._textWidth(this.categories.map((c) => c.label), 40)) + 4) : 80; }
+
   /** The widest of these labels (as drawn: at most `chars` characters, 11 px). */
   _textWidth(labels, chars = 8) {
-    const g = (this._probe ??= document.createElement('canvas').getContext('2d'));
-    g.font = `11px ${FONT}`;
-    return Math.max(0, ...labels.map((t) => g.measureText(String(t).slice(0, chars)).width));
+    return Math.max(0, ...labels.map((t) => measure(`12px ${FONT}`, String(t).slice(0, chars))));
   }
 
   /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
   _values(geo) {
     // asked for (id maps): as soon as a short number fits; by default: small maps with room for a decimal
-    if (this.showValues === true) return geo.cw >= 14 && geo.ch >= 12;
+    if (this.showValues === true) return geo.cw >= 14 && geo.ch >= 14;
     return (this.showValues ?? (this.rows <= 12 && this.cols <= 12)) && geo.cw >= 24 && geo.ch >= 15;
   }
 
@@ -152,11 +154,11 @@ export class PeHeatmap extends Base {
 
   /** One pixel per cell in a small canvas (through a 256-colour lookup table). */
   _pixels(lo, hi, missing) {
-    if (!this._img || this._img.width !== this.cols || this._img.height !== this.rows) {
-      this._img = new ImageData(this.cols, this.rows);
+    if (!this._surf || this._surf.canvas.width !== this.cols || this._surf.canvas.height !== this.rows) {
+      this._surf = pixelSurface(this.cols, this.rows);   // a canvas; headless, pixels for the SVG's embedded PNG
+      this._img = this._surf.image();
       this._px = new Uint32Array(this._img.data.buffer);
-      this._off = document.createElement('canvas'); this._off.width = this.cols; this._off.height = this.rows;
-      this._offg = this._off.getContext('2d');
+      this._off = this._surf.canvas;
     }
     const colours = lut(this.palette), n = this.rows * this.cols, d = this._data, px = this._px;
     const [mr, mg, mb] = [1, 3, 5].map((i) => parseInt(missing.slice(i, i + 2), 16) || 0xe3);
@@ -167,7 +169,7 @@ export class PeHeatmap extends Base {
       let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
       px[i] = colours[t | 0];
     }
-    this._offg.putImageData(this._img, 0, 0);
+    this._surf.put(this._img);
     return this._off;
   }
 
@@ -191,7 +193,7 @@ export class PeHeatmap extends Base {
       g.drawImage(this._pixels(lo, hi, th.missing), labelW, labelH, cw * this.cols, ch * this.rows);
     }
     const boxes = [], box = (x, y, w, h, text) => boxes.push({ x, y, w, h, text });
-    g.fillStyle = th.fg; g.font = `11px ${FONT}`;
+    g.fillStyle = th.fg; g.font = `12px ${FONT}`;
     const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
     if (geo.rowText) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
@@ -215,7 +217,7 @@ export class PeHeatmap extends Base {
       }
     }
     if (this._values(geo)) {
-      const fs = Math.min(12, Math.max(9, Math.floor(ch * 0.5)));
+      const fs = MIN_TEXT;   // never smaller: shown only where a cell has room for it (_values)
       g.font = `${fs}px ${FONT}`; g.textAlign = 'center'; g.textBaseline = 'middle';
       for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
         const v = this._data[r * this.cols + c];
@@ -236,11 +238,11 @@ export class PeHeatmap extends Base {
       g.strokeStyle = th.fg; g.lineWidth = 2; g.setLineDash([5, 3]);
       g.beginPath(); g.moveTo(x, top); g.lineTo(x, bottom); g.stroke(); g.setLineDash([]);
       if (m.label) {
-        g.font = `600 11px ${FONT}`; const tw = g.measureText(m.label).width, left = x + 4 + tw > right;
+        g.font = `600 12px ${FONT}`; const tw = g.measureText(m.label).width, left = x + 4 + tw > right;
         const tx = left ? x - 4 - tw : x + 4, ty = top + 4;
         g.fillStyle = th.bg; g.fillRect(tx - 2, ty - 1, tw + 4, 14);
         g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(m.label, tx, ty); box(tx, ty, tw, 12, m.label);
-        g.font = `11px ${FONT}`;
+        g.font = `12px ${FONT}`;
       }
     }
     return boxes;
@@ -301,9 +303,9 @@ export class PeHeatmap extends Base {
 
   // ── export ──
   exportSize() {
-    const geo = this._geometry(), cap = this.getAttribute('caption') ? 18 : 0, yl = this.getAttribute('ylabel') ? 16 : 0;
-    const bar = Math.min(220, Math.max(100, geo.h - geo.labelH));
-    return { w: geo.w + 80, h: cap + yl + Math.max(geo.h, geo.labelH + bar) + (this.getAttribute('xlabel') ? 18 : 0) + 4 };
+    const geo = this._geometry(), W = geo.w + this._barW(), n = (a, font) => (this.getAttribute(a) ? wrapText(this.getAttribute(a), font, W).length : 0);
+    const bar = this.categories ? 16 * this.categories.length : Math.min(220, Math.max(100, geo.h - geo.labelH));
+    return { w: W, h: 18 * n('caption', `600 12px ${FONT}`) + 16 * n('ylabel', `12px ${FONT}`) + Math.max(geo.h, geo.labelH + bar) + 18 * n('xlabel', `12px ${FONT}`) + 4 };
   }
 
   /** Caption, y label, map, colour bar with its values, x label — the same as on screen — into g at (0, 0). */
@@ -312,20 +314,21 @@ export class PeHeatmap extends Base {
     const geo = this._geometry(), th = theme(this), [lo, hi] = this._range();
     let y = 0;
     g.textAlign = 'left'; g.textBaseline = 'top';
-    const text = (s, font, colour, dy) => { if (!s) return; g.font = font; g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(s, 0, y); y += dy; };
+    // caption and axis labels wrapped to the block's width (exportSize counts the same lines)
+    const text = (s, font, colour, dy) => { if (!s) return; for (const l of wrapText(s, font, geo.w + this._barW())) { g.font = font; g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l, 0, y); y += dy; } };
     text(this.getAttribute('caption'), `600 12px ${FONT}`, th.fg, 18);
-    text(this.getAttribute('ylabel'), `11px ${FONT}`, th.muted, 16);
+    text(this.getAttribute('ylabel'), `12px ${FONT}`, th.muted, 16);
     g.save(); g.translate(0, y); this._paintMap(g, geo, lo, hi, th); g.restore();
-    const bar = Math.min(220, Math.max(100, geo.h - geo.labelH)), bx = geo.w + 6, by = y + geo.labelH, steps = 64;
+    const bar = this.categories ? 16 * this.categories.length : Math.min(220, Math.max(100, geo.h - geo.labelH)), bx = geo.w + 6, by = y + geo.labelH, steps = 64;
     if (this.categories) {
-      g.font = `11px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle';
+      g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle';
       this.categories.forEach((c, i) => {
         const [r, gg, b] = colour(this.palette, (c.value - lo) / (hi - lo));
         g.fillStyle = `rgb(${Math.round(r)},${Math.round(gg)},${Math.round(b)})`; g.fillRect(bx, by + i * 16, 12, 12);
         g.fillStyle = th.fg; g.fillText(c.label, bx + 17, by + i * 16 + 6);
       });
       y += Math.max(geo.h, geo.labelH + bar) + 4;
-      text(this.getAttribute('xlabel'), `11px ${FONT}`, th.muted, 18);
+      text(this.getAttribute('xlabel'), `12px ${FONT}`, th.muted, 18);
       return;
     }
     for (let i = 0; i < steps; i++) {
@@ -334,12 +337,12 @@ export class PeHeatmap extends Base {
       g.fillRect(bx, by + (i * bar) / steps, 14, bar / steps + 0.5);
     }
     const [a, b, m] = this._scaleLabels(lo, hi);
-    g.font = `11px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left';
+    g.font = `12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left';
     g.textBaseline = 'top'; g.fillText(b, bx + 17, by);
     g.textBaseline = 'middle'; g.fillText(m, bx + 17, by + bar / 2);
     g.textBaseline = 'bottom'; g.fillText(a, bx + 17, by + bar);
     y += Math.max(geo.h, geo.labelH + bar) + 4;
-    text(this.getAttribute('xlabel'), `11px ${FONT}`, th.muted, 18);
+    text(this.getAttribute('xlabel'), `12px ${FONT}`, th.muted, 18);
   }
 
   /** The numbers drawn: one row per cell. */

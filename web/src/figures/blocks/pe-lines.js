@@ -12,6 +12,7 @@
 // with its upper edge as a solid line, so the curve stays readable and the band secondary.
 import { fmt, axisTicks } from './format.js';
 import { Base, shadow, define, theme, FONT } from './base.js';
+import { wrapText } from './text.js';
 
 const css = `
 :host { display: block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -107,7 +108,7 @@ export class PeLines extends Base {
     const yt = axisTicks(y0, y1, { log: logy, count: Math.max(3, Math.round(h / 50)) });
     // The left margin fits the widest y tick label (measured in the drawing font).
     let left = 58;
-    if (g) { g.font = `11px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => g.measureText(yt.format(v)).width))); }
+    if (g) { g.font = `12px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => g.measureText(yt.format(v)).width))); }
     const f = { w, h, left, right: w - 14, top: 8, bottom: h - 34 };
     const xt = axisTicks(x0, x1, { log: logx, count: Math.max(3, Math.floor((f.right - f.left) / 80)) });
     // Counts (heads, pairs, channels): an axis whose every x is an integer gets integer ticks only.
@@ -131,7 +132,7 @@ export class PeLines extends Base {
   _plot(g, w) {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
     const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text, kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
-    g.font = `11px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
+    g.font = `12px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
       g.globalAlpha = 0.14; g.fillStyle = th.colour(r.color, th.series[4]);
       const a = Math.max(f.left, px(r.x0)), b = Math.min(f.right, px(r.x1));
@@ -212,7 +213,7 @@ export class PeLines extends Base {
     // the space nearest the middle); else (nothing clear) by its line.
     const overflow = [];
     const spot = (lines, cands) => {
-      const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 13 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
+      const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 14 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
       let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
       if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
         const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
@@ -231,11 +232,11 @@ export class PeLines extends Base {
       const { tw, h } = s, c = s.c;
       g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, h + 2); g.globalAlpha = 1;
       g.fillStyle = th.text(colour); g.textAlign = 'left'; g.textBaseline = 'top';
-      lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 13 * i));
+      lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 14 * i));
       box(c[0], c[1], tw, h, text, 'label');
     };
     const ys = (step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
-    g.font = `11px ${FONT}`;
+    g.font = `12px ${FONT}`;
     for (const m of this.marks) {
       if (!m.label) continue;
       if (m.x !== undefined) {
@@ -303,15 +304,17 @@ export class PeLines extends Base {
     });
     return rows.filter((r) => r.length);
   }
+  /** The caption as drawn in an export: wrapped to the plot's width (never cut on a phone). */
+  _captionLines(w) { const c = this.getAttribute('caption'); return c ? wrapText(c, `600 12px ${FONT}`, w) : []; }
   exportSize(g) {
     const w = Math.max(200, this.clientWidth || 600), h = Number(this.getAttribute('height')) || 240;
-    return { w, h: (this.getAttribute('caption') ? 18 : 0) + h + 18 * this._legendRows(g, w).length + 4 };
+    return { w, h: 18 * this._captionLines(w).length + h + 18 * this._legendRows(g, w).length + 4 };
   }
   /** Caption, plot and legend into g at (0, 0). */
   paint(g) {
     const th = theme(this), w = Math.max(200, this.clientWidth || 600), h = Number(this.getAttribute('height')) || 240;
     let y = 0;
-    if (this.getAttribute('caption')) { g.font = `600 12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(this.getAttribute('caption'), 0, 0); y = 18; }
+    for (const line of this._captionLines(w)) { g.font = `600 12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(line, 0, y); y += 18; }
     g.save(); g.translate(0, y); this._plot(g, w); g.restore();
     y += h;
     for (const row of this._legendRows(g, w)) {

@@ -6,6 +6,7 @@
 //   export: exportSize(), paint(g), table()
 // The element only draws what it is given; rotated vectors are computed by the figure (in the wasm worker).
 import { Base, shadow, define, theme, FONT } from './base.js';
+import { wrapText } from './text.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const css = `
@@ -91,11 +92,12 @@ export class PeVec2 extends Base {
   }
 
   // ── export: the same plane at 340 × 340 px ──
-  exportSize() { return { w: 340, h: 340 + (this.getAttribute('caption') ? 18 : 0) }; }
+  _captionLines() { const c = this.getAttribute('caption'); return c ? wrapText(c, `600 12px ${FONT}`, 340) : []; }
+  exportSize() { return { w: 340, h: 340 + 18 * this._captionLines().length }; }
   paint(g) {
     const th = theme(this), k = 150 / this.range;
     let y0 = 0;
-    if (this.getAttribute('caption')) { g.font = `600 12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(this.getAttribute('caption'), 0, 0); y0 = 18; }
+    for (const line of this._captionLines()) { g.font = `600 12px ${FONT}`; g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(line, 0, y0); y0 += 18; }
     g.save(); g.translate(170, 170 + y0);
     g.strokeStyle = th.frame; g.lineWidth = 1; g.setLineDash([]);
     g.beginPath(); g.moveTo(-165, 0); g.lineTo(165, 0); g.moveTo(0, -165); g.lineTo(0, 165); g.stroke();

@@ -1,6 +1,12 @@
 // A recorder with the part of the Canvas 2D API the building blocks draw with, writing SVG elements instead of
 // pixels: the same drawing code paints the canvas on screen, the PNG export and the SVG export (vector: paths,
 // text, rects), so the three show the same thing.
+import { measure, baselineShift } from './text.js';
+
+/** The font stack written into SVG text: the page's system-ui, then named faces an SVG viewer or rasteriser has
+ * (resvg knows no system-ui), with CJK faces before the generic family so Chinese text never falls to boxes. */
+export const SVG_FONT = 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, DejaVu Sans, Liberation Sans, '
+  + 'PingFang SC, Hiragino Sans GB, Microsoft YaHei, Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, sans-serif';   // unquoted: resvg drops a list with a quoted name after the first
 const r2 = (v) => Math.round(v * 100) / 100;
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const ANCHOR = { left: 'start', start: 'start', center: 'middle', right: 'end', end: 'end' };
@@ -50,22 +56,15 @@ export class SvgContext {
     // Canvas baselines (top, middle, bottom) become an alphabetic baseline moved by the font's em box, measured as the
     // canvas measures it, so the text lands where it does on the canvas.
     const dy = this._baselineShift();
-    this.out.push(`<text x="${r2(x)}" y="${r2(y + dy)}" font-family="${esc(f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" fill="${esc(this.fillStyle)}"${this.textBg ? ` data-bg="${esc(this.textBg)}"` : ''}${this._common()}>${esc(text)}</text>`);
+    this.out.push(`<text x="${r2(x)}" y="${r2(y + dy)}" font-family="${esc(f[3] === 'system-ui, sans-serif' ? SVG_FONT : f[3])}" font-size="${f[2]}"${weight} text-anchor="${ANCHOR[this.textAlign] || 'start'}" fill="${esc(this.fillStyle)}"${this.textBg ? ` data-bg="${esc(this.textBg)}"` : ''}${this._common()}>${esc(text)}</text>`);
   }
   /** An embedded raster (a heatmap larger than the cell limit): `src` is a canvas, drawn without smoothing. */
   drawImage(src, x, y, w, h) {
     this.out.push(`<image href="${src.toDataURL('image/png')}" x="${r2(x)}" y="${r2(y)}" width="${r2(w)}" height="${r2(h)}" preserveAspectRatio="none" image-rendering="optimizeSpeed"${this._common()}/>`);
   }
-  /** How far below y the alphabetic baseline lies when the canvas draws with this.textBaseline (measured by a canvas). */
-  _baselineShift() {
-    if (this.textBaseline === 'alphabetic') return 0;
-    const c = (SvgContext.measurer ??= document.createElement('canvas').getContext('2d'));
-    c.font = this.font;
-    c.textBaseline = 'alphabetic'; const a = c.measureText('Hg').actualBoundingBoxAscent;
-    c.textBaseline = this.textBaseline; const b = c.measureText('Hg').actualBoundingBoxAscent;
-    return a - b;
-  }
-  measureText(s) { const c = (SvgContext.measurer ??= document.createElement('canvas').getContext('2d')); c.font = this.font; return c.measureText(s); }
+  /** How far below y the alphabetic baseline lies when the canvas draws with this.textBaseline (measured by a canvas; headless, from the em box). */
+  _baselineShift() { return baselineShift(this.font, this.textBaseline); }
+  measureText(s) { return { width: measure(this.font, s) }; }
   toString() {
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">`
       + `${this.defs.length ? `<defs>${this.defs.join('')}</defs>` : ''}${this.out.join('\n')}</svg>`;
