@@ -74,10 +74,12 @@ export class PeHeatmap extends Base {
   set data(v) { this._data = v; this._describe(); this.render(); }
   /** The canvas's text alternative: the caption, the map's size and the range of the values drawn. */
   _describe() {
+    const map = this.shadowRoot?.querySelector('.map');
+    if (!map) return;   // painted headless (figureSVG): no canvas to describe
     const d = this._data, text = this.getAttribute('caption') || 'heatmap';
     let lo = Infinity, hi = -Infinity;
     if (d) for (let i = 0; i < d.length; i++) { const v = d[i]; if (v < lo) lo = v; if (v > hi) hi = v; }
-    this.shadowRoot.querySelector('.map').setAttribute('aria-label', d && d.length && hi >= lo ? `${text}. ${this.rows} × ${this.cols}: ${fmt(lo, 4)} … ${fmt(hi, 4)}` : text);
+    map.setAttribute('aria-label', d && d.length && hi >= lo ? `${text}. ${this.rows} × ${this.cols}: ${fmt(lo, 4)} … ${fmt(hi, 4)}` : text);
   }
   get data() { return this._data; }
 

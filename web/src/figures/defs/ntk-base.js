@@ -59,7 +59,7 @@ export default {
     /** @type {{ x0: number, x1: number, label: { en: string, zh: string }, color?: string }[]} */
     const regions = r.fullTurns > 0 ? [{ x0: 0, x1: r.fullTurns - 0.5, label: L('these pairs turned full circles in training', '这些通道对在训练中已转满整圈') }] : [];
     const [b0, b1] = r.beyond ?? [0, -1];
-    if (r.beyond) regions.push({ x0: b0 - 0.5, x1: b1 + 0.5, color: C.ntk, label: L(`pairs ${b0}–${b1}: NTK-aware goes past the trained angles (YaRN fixes this)`, `第 ${b0}–${b1} 对：NTK-aware 超出了训练中见过的角度（YaRN 修正的正是这一点）`) });
+    if (r.beyond) regions.push({ x0: b0 - 0.5, x1: b1 + 0.5, color: C.ntk, label: L(`pairs ${b0}–${b1}: past the trained angles`, `第 ${b0}–${b1} 对：超出训练角度`) });
     return {
       speed: {
         series: [{ y: new Float64Array(n).fill(1), label: L('original', '原始'), color: C.unscaled, dash: [4, 3] },
