@@ -168,8 +168,10 @@ function update() {
   // the engines' notes (English: they quote the engines' code), under the table
   const notes = slots.flatMap((s) => (s.rope?.engine_notes ?? []).map((n) => el('li', {}, el('strong', { textContent: `${s.key}: ` }), n)));
   // where each engine's assumed context for file A comes from (the matrix's last row)
+  // (only where the context decides the RoPE: LongRoPE's factor set, dynamic NTK's base)
   const m = slots[0].engines;
-  if (m) {
+  const matters = m && m.matrix.some((r) => Object.values(r.cells).some((c) => c.rope_type === 'longrope' || c.rope_type === 'dynamic'));
+  if (matters) {
     for (const [e, c] of Object.entries(m.contexts)) {
       if (!c) continue;
       const len = c.length ?? tr({ en: 'the current length', zh: '当前长度' });
