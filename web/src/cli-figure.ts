@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { init } from './node.js';
 
-export const FIGURE_USAGE = `usage: posenc figure <name> [param=value …] --html|--svg|--png [options]
+export const FIGURE_USAGE: string = `usage: posenc figure <name> [param=value …] --html|--svg|--png [options]
 
   --html                  a self-contained HTML page (figure, state, worker and wasm inlined; no other request)
   --fragment              the same as a fragment to paste into another page (a notebook cell's HTML output)

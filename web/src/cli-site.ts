@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 
-export const SITE_USAGE = `usage: posenc site [--port N] [--host H]
+export const SITE_USAGE: string = `usage: posenc site [--port N] [--host H]
 
   serves the explainer site from this package (index.html, embed.html, gallery.html), offline
   --port <n>              the port (default 8080; 0: any free port)
