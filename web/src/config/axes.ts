@@ -6,7 +6,7 @@
 import type { RawModule } from '../raw.js';
 import { ropeInvFreqOf } from '../rope.js';
 import { PosencError, show } from '../validate.js';
-import { visionRopeOf } from './read.js';
+import { configObject, visionRopeOf } from './read.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -242,15 +242,7 @@ function visionPlan(c: Obj): Plan {
 
 /** Parses config (object or JSON text) and returns what to compute. */
 export function planAxes(config: unknown): Plan {
-  let c: unknown = config;
-  if (typeof c === 'string') {
-    try {
-      c = JSON.parse(c);
-    } catch (e) {
-      throw new PosencError(`config: not valid JSON (${(e as Error).message})`);
-    }
-  }
-  if (!isObj(c)) throw new PosencError('config: must be an object (a parsed config.json)');
+  const c = configObject(config);
   if (typeof c._class_name === 'string') return diffusersPlan(c, c._class_name);
   return visionPlan(c);
 }

@@ -99,11 +99,8 @@ const AXES_ONLY = new Set(['dinov3_vit', 'dinov3vit', 'pixtral']);
 /** Layer types that never use RoPE (HF hybrid models: Gated DeltaNet, Mamba, short convolutions). */
 const NO_ROPE_TYPES = new Set(['linear_attention', 'mamba', 'conv']);
 
-/**
- * Reads a config (object or JSON text). Throws PosencError naming the key path and the rule; returns the plan with
- * warnings for ignored keys.
- */
-export function readConfig(config: unknown): ConfigPlan {
+/** A config.json as an object: parsed when it is text; PosencError for text that is not JSON or not an object. */
+export function configObject(config: unknown): Obj {
   let c: unknown = config;
   if (typeof c === 'string') {
     try {
@@ -113,6 +110,15 @@ export function readConfig(config: unknown): ConfigPlan {
     }
   }
   if (!isObj(c)) throw new PosencError('config: must be an object (a parsed config.json)');
+  return c;
+}
+
+/**
+ * Reads a config (object or JSON text). Throws PosencError naming the key path and the rule; returns the plan with
+ * warnings for ignored keys.
+ */
+export function readConfig(config: unknown): ConfigPlan {
+  const c = configObject(config);
   if (typeof c._class_name === 'string') {
     throw new PosencError(`_class_name: '${c._class_name.slice(0, 80)}' is a diffusers model config: its RoPE is per (t, h, w) axis — read it with ropeAxesFromConfig`);
   }

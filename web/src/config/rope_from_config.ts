@@ -6,7 +6,7 @@ import type { RopeScalingParams } from '../rope_config.js';
 import { PosencError, check, show } from '../validate.js';
 import { any, array, f64, int, oneOf, optional, parse } from '../options.js';
 import type { Schema } from '../options.js';
-import { readConfig } from './read.js';
+import { configObject, readConfig } from './read.js';
 import type { ConfigPlan, RopeSpec } from './read.js';
 import { ENGINES, applyEngine } from './engines.js';
 import type { Engine } from './engines.js';
@@ -171,16 +171,7 @@ const POSITION_IDS: Schema = {
 
 export function mropePositionIdsOf(raw: RawModule, options: unknown): { position_ids: Int32Array; rope_deltas: number } {
   const o = parse('mropePositionIds', POSITION_IDS, options);
-  let c: unknown = o.config;
-  if (typeof c === 'string') {
-    try {
-      c = JSON.parse(c);
-    } catch (e) {
-      throw new PosencError(`config: not valid JSON (${(e as Error).message})`);
-    }
-  }
-  if (c === null || typeof c !== 'object' || Array.isArray(c)) throw new PosencError('config: must be an object (a parsed config.json)');
-  const cfg = c as Record<string, unknown>;
+  const cfg = configObject(o.config);
   const text = (cfg.text_config ?? {}) as Record<string, unknown>;
   const vision = (cfg.vision_config ?? {}) as Record<string, unknown>;
   const ids: Record<string, number> = {};
