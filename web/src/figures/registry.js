@@ -33,6 +33,9 @@ import scalingWavelengths from './defs/scaling-wavelengths.js';
 import ropeCompare from './defs/rope-compare.js';
 import dualChunk from './defs/dual-chunk.js';
 import ropeAxes from './defs/rope-axes.js';
+import patchGrid from './defs/patch-grid.js';
+import ropeAllocation from './defs/rope-allocation.js';
+import learnedResize from './defs/learned-resize.js';
 import ropePhasor from './defs/rope-phasor.js';
 import evidenceExtension from './defs/evidence-extension.js';
 import positionCodes from './defs/position-codes.js';
@@ -40,7 +43,7 @@ import positionCodes from './defs/position-codes.js';
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
-  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, ropeAxes, dualChunk, ropePhasor, evidenceExtension, positionCodes];
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
