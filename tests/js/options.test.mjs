@@ -36,6 +36,7 @@ const CASES = [
   ['ropeFromConfig', (pe, o) => pe.ropeFromConfig(config, o), { seq_len: 16 }],
   ['ropeAxesFromConfig', (pe, o) => pe.ropeAxesFromConfig(wan, o), { grid: [2, 2, 2] }],
   ['ropeAxesTables', (pe, o) => pe.ropeAxesTables(wan, o), { grid: [2, 2, 2] }],
+  ['resizePositionGrid', (pe, o) => pe.resizePositionGrid(o), { table: [1, 2, 3, 4, 5, 6, 7, 8], rows: 2, cols: 2, dim: 2, height: 3, width: 1 }],
   ['dualChunkDistances', (pe, o) => pe.dualChunkDistances(o), { chunk_size: 16, local_size: 4, q_positions: [0, 20, 40], k_positions: [0, 5, 30] }],
   ['compareRope', (pe, o) => pe.compareRope(pe.ropeFromConfig({ head_dim: 16 }), pe.ropeFromConfig({ head_dim: 16, rope_theta: 500000 }), o), { positions: 64, samples: 16 }],
   ['yarnCorrectionRange', (pe, o) => pe.yarnCorrectionRange(o), { rotary_dim: 128, rope_theta: 1e6, original_max_position_embeddings: 32768,

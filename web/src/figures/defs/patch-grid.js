@@ -36,8 +36,8 @@ export default {
     px: { type: 'enum', values: [336, 448, 672, 896], default: 448, label: L('Other image size (px)', '另一图像尺寸（像素）') },
   },
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
-  tries: [{ params: { px: 896 }, look: L('At 896 px the integer scheme’s last patch sits at column 63, four times further than at 224 px; DINOv3’s last patch moves only from 0.93 to 0.98, while its step between neighbours falls to a quarter.',
-    '896 像素时，整数坐标的最后一个图块在第 63 列，是 224 像素时的四倍远；DINOv3 的最后一个图块只从 0.93 移到 0.98，相邻图块之间的步长却缩小到四分之一。') }],
+  tries: [{ params: { px: 896 }, look: L('At 896 px the integer scheme’s last patch sits at column 63, more than four times as far as at 224 px (column 15); DINOv3’s last patch moves only from 0.93 to 0.98, while its step between neighbours falls to a quarter.',
+    '896 像素时，整数坐标的最后一个图块在第 63 列，是 224 像素时（第 15 列）的四倍多；DINOv3 的最后一个图块只从 0.93 移到 0.98，相邻图块之间的步长却缩小到四分之一。') }],
   panels: () => [{ id: 'integer', block: 'lines', height: 220 }, { id: 'normalised', block: 'lines', height: 220 }],
   /** @param {Posenc} pe @param {{ px: number }} p */
   compute(pe, { px }) {

@@ -50,7 +50,13 @@ export function allocation(pe) {
   });
 }
 
-const fmtWave = (/** @type {number} */ w) => (w >= 1e4 ? w.toExponential(1).replace('e+', '·10^') : w.toFixed(0));
+const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** 804, or 4.1·10⁴ */
+const fmtWave = (/** @type {number} */ w) => {
+  if (w < 1e4) return w.toFixed(0);
+  const [m, e] = w.toExponential(1).split('e+');
+  return `${m}·10${[...e].map((c) => SUP[+c]).join('')}`;
+};
 
 export default {
   name: 'rope-allocation',
@@ -79,10 +85,10 @@ export default {
   /** @param {any} r */
   render(r) {
     const n = r.labels.length, turns = r.scale === 'turns';
-    const cats = [{ value: 0, label: 't' }, { value: 1, label: 'h' }, { value: 2, label: 'w' }, { value: 3, label: L('FLUX id (0 for image tokens)', 'FLUX 编号轴（图像词元为 0）') }];
+    const cats = [{ value: 0, label: 't' }, { value: 1, label: 'h' }, { value: 2, label: 'w' }, { value: 3, label: L('FLUX id', 'FLUX 编号') }];
     return {
       alloc: { data: Float32Array.from(r.axis), rows: n, cols: HALF, rowLabels: r.labels, vmin: 0, vmax: 3, categories: cats, showValues: false,
-        caption: L('rotation pair → the axis that turns it (pairs numbered as the model pairs channels)', '通道对 → 转动它的轴（按模型自己的通道配对编号）'), xlabel: L('pair', '通道对') },
+        caption: L('rotation pair → the axis that turns it (FLUX id: a text index, 0 for every image token)', '通道对 → 转动它的轴（FLUX 编号：文本序号，所有图像词元都为 0）'), xlabel: L('pair', '通道对') },
       wave: { data: Float32Array.from(r.wave), rows: n, cols: HALF, rowLabels: r.labels, showValues: false, vmin: turns ? 0 : undefined, vmax: turns ? 1 : undefined,
         caption: turns ? L('turns each pair makes over 64 positions, 64/wavelength (1 and more: dark red end)', '每个通道对在 64 个位置内转过的圈数 64/波长（≥ 1 取色标最高端）')
           : L('log₁₀ of each pair’s wavelength 2π/θ, in positions (frames, rows or columns) per turn', '每个通道对波长 2π/θ 的 log₁₀（每转一圈所需的位置数：帧、行或列）'),

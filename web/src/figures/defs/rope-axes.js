@@ -66,7 +66,7 @@ export default {
         caption: L(`radians per position unit of each pair (${r.layout} pairs)`, `每个通道对每单位位置转过的弧度（${r.layout === 'interleaved' ? '相邻通道' : '前后两半'}配对）`), xlabel: L('pair', '通道对'), ylabel: L('rad / position', '弧度 / 位置') },
       cos: { data: r.cos, rows: r.tokens, cols: r.half, caption: L(`cos of each pair for the ${r.grid.join('×')} tokens (last axis fastest)`, `${r.grid.join('×')} 个词元在每个通道对上的 cos（最后一轴变化最快）`),
         xlabel: L('pair →', '通道对 →'), ylabel: L('token ↓', '词元 ↓') },
-      ...Object.fromEntries(r.axes.map((/** @type {any} */ a, /** @type {number} */ i) => [`grid-${a.name}`, { data: r.grids[i], rows: r.H, cols: r.cols, vmin: -Math.PI, vmax: Math.PI,
+      ...Object.fromEntries(r.axes.map((/** @type {any} */ a, /** @type {number} */ i) => [`grid-${a.name}`, { data: r.grids[i], rows: r.H, cols: r.cols, vmin: -Math.PI, vmax: Math.PI, showValues: r.H * r.cols <= 144,
         caption: L(`${a.name}: angle of pair ${a.pairs[0]} (its fastest) at each token${r.T > 1 ? `; ${r.T} frames side by side` : ''}`,
           `${zhAxis(a.name)}：每个词元在通道对 ${a.pairs[0]}（它最快的一对）上的角度${r.T > 1 ? `；${r.T} 帧并排` : ''}`),
         xlabel: L(r.T > 1 ? 'frame t, then column w →' : 'column w →', r.T > 1 ? '帧 t，再到列 w →' : '列 w →'), ylabel: L('row h ↓', '行 h ↓') }])),
