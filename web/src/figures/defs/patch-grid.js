@@ -30,8 +30,8 @@ export default {
   title: L('2-D RoPE on a patch grid: integer or normalised coordinates', '图块网格上的二维 RoPE：整数坐标还是归一化坐标'),
   description: L('The coordinate each patch gets along the image’s width — and so every rotation angle, which is the coordinate times a fixed frequency — at 224 px and at a larger size: integer column indices (the Qwen2.5-VL vision tower) and DINOv3’s patch centres normalised to [−1, 1].',
     '每个图块沿图像宽度得到的坐标——旋转角度就是坐标乘以固定频率，所以坐标决定一切——在 224 像素和更大尺寸下的对比：整数列号（Qwen2.5-VL 的视觉塔）与 DINOv3 归一化到 [−1, 1] 的图块中心。'),
-  takeaway: L('Integer coordinates keep the step between neighbouring patches and carry the far patches past every angle seen at 224 px; coordinates normalised to [−1, 1] keep every angle within the range seen at 224 px but shrink the step between neighbours.',
-    '整数坐标保持相邻图块之间的步长不变，远处的图块则转到 224 像素时从未出现过的角度；归一化到 [−1, 1] 的坐标让所有角度都留在 224 像素时见过的范围内，但相邻图块之间的步长变小了。'),
+  takeaway: L('Integer coordinates keep the step between neighbouring patches and carry the far patches past every angle seen at 224 px; coordinates normalised to [−1, 1] never leave that interval, so every angle stays within a few per cent of the largest seen at 224 px, but the step between neighbours shrinks.',
+    '整数坐标保持相邻图块之间的步长不变，远处的图块则转到 224 像素时从未出现过的角度；归一化到 [−1, 1] 的坐标永远不出这个区间，所以每个角度都只比 224 像素时见过的最大角度多几个百分点，但相邻图块之间的步长变小了。'),
   params: {
     px: { type: 'enum', values: [336, 448, 672, 896], default: 448, label: L('Other image size (px)', '另一图像尺寸（像素）') },
   },

@@ -69,8 +69,8 @@ export default {
     scale: { type: 'enum', values: ['log', 'turns'], default: 'log', label: L('Lower map: log wavelength or turns in 64 positions', '下图：对数波长或 64 个位置内的圈数') },
   },
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
-  tries: [{ params: { scale: 'turns' }, look: L('Turns over 64 positions: in the Qwen2-VL row every t pair turns at least 0.4 times (its slowest has a wavelength of about 160); in the Qwen3-VL row t also owns pairs that barely move.',
-    '64 个位置内转过的圈数：Qwen2-VL 这一行中，t 的每个通道对都至少转 0.4 圈（最慢的波长约 160）；Qwen3-VL 这一行里，t 也拥有几乎不动的通道对。') }],
+  tries: [{ params: { scale: 'turns' }, look: L('Turns over 64 positions: in the Qwen2-VL row every t pair makes more than a third of a turn (its slowest has a wavelength of about 160); in the Qwen3-VL row t also owns pairs that barely move.',
+    '64 个位置内转过的圈数：Qwen2-VL 这一行中，t 的每个通道对都转了三分之一圈以上（最慢的波长约 160）；Qwen3-VL 这一行里，t 也拥有几乎不动的通道对。') }],
   panels: () => [{ id: 'alloc', block: 'heatmap', size: 720, full: true }, { id: 'wave', block: 'heatmap', size: 720, full: true }],
   /** @param {Posenc} pe @param {{ scale: string }} p */
   compute(pe, { scale }) {
