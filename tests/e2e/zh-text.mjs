@@ -7,7 +7,7 @@ export const PROPER_NAMES = new Set(('RoPE ALiBi xPos LLaMA Llama ChatGLM GLM FL
   'BERT WoBERT GPT NeoX Phi T5 TUPE YaRN LongRoPE NTK PI Hugging Face Meta Press Liu Su Abel CAIL SCM posenc WebAssembly ' +
   'SIMD JSON CSV PNG SVG arXiv torchscale wasm NumPy PyTorch NTK-aware ' +
   'OPT Flan Qwen Mistral BLOOM MPT XLNet Gemma Haviv Kazemnejad LEX Ke Peng Proof-pile NTK-by-parts ' +
-  'Wan Cosmos FLUX HunyuanVideo SigLIP NaFlex vLLM').split(' '));
+  'Wan Cosmos FLUX HunyuanVideo SigLIP NaFlex vLLM diffusers').split(' '));
 // Hugging Face rope_type values (code: the config's own strings, as in "PI (linear)").
 export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.split(' '));
 // Function names written in formulas that are plain text (readouts, captions): math, not English prose.
