@@ -1,6 +1,7 @@
 // @ts-check
 // Positions in images and video: how a model's config splits the head's rotation pairs over its axes (t, h, w or h, w)
-// and what each token of a small patch grid gets. Computed by pe.ropeAxesFromConfig / pe.ropeAxesTables from the model
+// and what each token of a small patch grid gets (the cos of every pair, and per axis a map of its fastest pair's angle
+// laid out as the token grid: it varies along that axis only). Computed by pe.ropeAxesFromConfig / pe.ropeAxesTables from the model
 // classes' default configs (huggingface/diffusers@58eb52c0, transformers' DINOv3 and Qwen2-VL vision towers).
 import { L } from '../params.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
