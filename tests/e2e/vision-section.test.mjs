@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
 import { openPage, shotPath } from './browser.mjs';
+import { helpers } from './site-helpers.mjs';
 import { INTEGER, NORMALISED } from '../../web/src/figures/defs/patch-grid.js';
 
 const pe = await init();
 let ctx, page;
 before(async () => { ctx = await openPage('/', { width: 1280, height: 1000 }); page = ctx.page; });
 after(async () => { await ctx?.close(); });
+const { control, readout } = helpers(() => page, () => ctx);
 
 /** The number the page states under data-num=name; every copy (en, zh) must agree. */
 async function num(name) {
@@ -32,6 +34,11 @@ test('§10: the 224 vs 448 px numbers are the coordinates the package gives (int
     assert.equal(await num(`norm-step-${px}`), (pn[1] - pn[0]).toFixed(3));
     assert.equal(await num(`norm-angle-${px}`), (N.angle_scale * N.inv_freq[0] * pn.at(-1)).toFixed(2));
   }
+  // a reader picks 896 px in the figure's own control: its read-outs follow, as the package computes them
+  assert.equal(await control('patch-grid', 'px', 896), 'ok');
+  assert.equal(await readout('patch-grid', 'int-last'), w(INTEGER, 64).positions.at(-1));
+  const N896 = w(NORMALISED, 56);
+  assert.equal(await readout('patch-grid', 'norm-step'), N896.angle_scale * N896.inv_freq[0] * (N896.positions[1] - N896.positions[0]));
   // the figure placed in the section paints, and so do the others of §10
   for (const id of ['patch-grid', 'rope-allocation', 'rope-axes', 'learned-resize']) {
     assert.equal(await page.$eval(`#s10 posenc-figure#${id}`, async (el) => { el.scrollIntoView(); await el.ready; return el.getAttribute('figure'); }), id);
