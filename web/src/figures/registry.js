@@ -36,11 +36,16 @@ import ropeAxes from './defs/rope-axes.js';
 import ropePhasor from './defs/rope-phasor.js';
 import evidenceExtension from './defs/evidence-extension.js';
 import positionCodes from './defs/position-codes.js';
+import researchBias from './defs/research-bias.js';
+import baseTheta from './defs/base-theta.js';
+import factorAdvisor from './defs/factor-advisor.js';
+import yarnAttention from './defs/yarn-attention.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
-  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, ropeAxes, dualChunk, ropePhasor, evidenceExtension, positionCodes];
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, ropeAxes, dualChunk, ropePhasor, evidenceExtension, positionCodes,
+  researchBias, baseTheta, factorAdvisor, yarnAttention];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
