@@ -7,7 +7,7 @@ import { L } from '../params.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ log10_theta: number, head_dim: number, context: number }} P */
 
-const WIDTH = 480;   // columns of the min/max envelope of the cosine curve
+const GROWTH = 1.012;   // bins of the cosine curve on its log axis: each 1.2 % wider than the one before
 
 export default {
   name: 'base-theta',
@@ -32,8 +32,16 @@ export default {
     const theta = 10 ** log10_theta, count = Math.min(4 * context, 2 ** 19);
     const sweep = pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim, rope_theta: theta, count });
     const mean = Float32Array.from(sweep, (v) => v / head_dim);        // q = k = ones: Σ 2cos(rθ_i) over d/2 pairs
-    const env = pe.envelope(mean.subarray(1), WIDTH);                   // r = 1 … count − 1, for the log axis
-    const x = Float64Array.from({ length: WIDTH }, (_, i) => 1 + Math.floor((i * (count - 1)) / WIDTH));
+    // min/max over geometric bins [e_k, e_(k+1)) of r = 1 … count − 1, for the log axis (each bin at least one distance)
+    const edges = [1];
+    while (edges[edges.length - 1] < count - 1) edges.push(Math.min(count - 1, Math.max(edges[edges.length - 1] + 1, Math.floor(edges[edges.length - 1] * GROWTH))));
+    const x = Float64Array.from(edges.slice(0, -1)), min = new Float64Array(x.length), max = new Float64Array(x.length);
+    for (let b = 0; b < x.length; b++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = edges[b]; i < edges[b + 1]; i++) { lo = Math.min(lo, mean[i]); hi = Math.max(hi, mean[i]); }
+      min[b] = lo; max[b] = hi;
+    }
+    const env = { min, max };
     const a = pe.ropeFrequencyAnalysis({ rotary_dim: head_dim, rope_theta: theta, original_max_position_embeddings: context });
     const half = head_dim / 2;
     const firstBelow = mean.findIndex((v) => v < 0.5);
@@ -43,7 +51,7 @@ export default {
   /** @param {any} r @param {P} p */
   render(r, p) {
     return {
-      cosine: { series: [{ x: r.x, y: r.min, y2: r.max, label: L('mean cos(r·θᵢ) (min–max per pixel)', '平均 cos(r·θᵢ)（每像素的最小–最大值）') }],
+      cosine: { series: [{ x: r.x, y: r.min, y2: r.max, label: L('mean cos(r·θᵢ) (min–max per bin)', '平均 cos(r·θᵢ)（每个区间的最小–最大值）') }],
         marks: [{ x: r.context, label: L('context', '上下文') }],
         caption: L(`how alike two positions r apart look (b = ${fmtB(r.theta)}, d = ${p.head_dim})`, `相距 r 的两个位置有多相似（b = ${fmtB(r.theta)}，d = ${p.head_dim}）`),
         xlabel: L('distance r (log)', '距离 r（对数）'), ylabel: L('mean cosine', '平均余弦') },

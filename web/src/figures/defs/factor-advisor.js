@@ -34,24 +34,25 @@ export default {
     method: { type: 'enum', values: ['linear', 'dynamic', 'yarn'], default: 'yarn', label: L('Method', '方法') },
   },
   /** @type {import('../params.js').FigureTry[]} */
-  tries: [{ params: { target: 524288 }, look: L('512K from Qwen3-VL’s 256K: the plain ratio is 2; read proportionally, the README’s “2–3 for 4×” makes it 1–1.5.',
-    '从 Qwen3-VL 的 256K 到 512K：直接的比值是 2；按 README 的“4 倍用 2–3”成比例地读，是 1–1.5。') },
-  { params: { method: 'linear' }, look: L('linear: every wavelength grows 4×, the fastest pairs’ too, so neighbouring tokens are squeezed 4× closer — why position interpolation needs fine-tuning.',
-    'linear：每个波长都变成 4 倍，最快的通道对也一样，相邻词元被挤近 4 倍——这就是位置插值需要微调的原因。') }],
+  tries: [{ params: { target: 524288 }, look: L('512K from 256K: the plain ratio is 2; read proportionally, the Qwen3-VL README’s “2 or 3 for 4×” makes it 1–1.5, drawn at 1.5.',
+    '从 256K 到 512K：直接的比值是 2；按 Qwen3-VL 的 README 中“4 倍用 2 或 3”成比例地读，是 1–1.5，图中按 1.5 画出。') },
+  { params: { method: 'linear' }, look: L('linear: every wavelength grows by the factor (3 here, interleaved M-RoPE), the fastest pairs’ too, so neighbouring tokens are squeezed closer — why position interpolation needs fine-tuning.',
+    'linear：每个波长都乘以该因子（这里是交错式 M-RoPE 的 3），最快的通道对也一样，相邻词元被挤得更近——这就是位置插值需要微调的原因。') }],
   panels: () => [{ id: 'wavelengths', block: 'lines', height: 240, logY: true }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { config, target, method }) {
     const r = fromConfig(pe, config);
     const trained = r.original_max_position_embeddings ?? r.max_position_embeddings ?? 0;
     const ratio = trained > 0 ? target / trained : NaN;
-    const factor = Math.max(1, ratio);
     const interleaved = r.mrope_interleaved === true;
+    // interleaved M-RoPE: the README's 3 (of "2 or 3") for 4×, read proportionally: ¾ of the ratio, the upper end
+    const factor = Math.max(1, interleaved ? 0.75 * ratio : ratio);
     const base = { rotary_dim: r.rotary_dim, rope_theta: r.rope_theta };
     const before = pe.ropeInvFreqScaled({ rope_type: 'default', ...base });
     const after = factor > 1 ? pe.ropeInvFreqScaled({ rope_type: method, ...base, factor, original_max_position_embeddings: trained,
       max_position_embeddings: trained, seq_len: method === 'dynamic' ? target : 0 }) : before;
     const wl = (/** @type {Float64Array} */ inv) => Float64Array.from(inv, (t) => 2 * Math.PI / t);
-    return { trained, target, ratio, factor, interleaved, range: interleaved ? [factor / 2, (3 * factor) / 4] : null,
+    return { trained, target, ratio, factor, interleaved, range: interleaved ? [ratio / 2, (3 * ratio) / 4] : null,
       pair: Float64Array.from({ length: before.inv_freq.length }, (_, i) => i), before: wl(before.inv_freq), after: wl(after.inv_freq),
       attention: after.attention_scaling, source: r.source };
   },
@@ -59,15 +60,16 @@ export default {
   render(r, p) {
     const reasons = r.ratio <= 1
       ? [L(`The target ${r.target} is within the trained ${r.trained}: no scaling needed (factor 1).`, `目标 ${r.target} 没有超过训练长度 ${r.trained}：不需要缩放（因子 1）。`)]
-      : [L(`factor = target / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}.`, `factor = 目标长度 / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}。`), WHY[p.method]];
-    if (r.interleaved && r.ratio > 1) reasons.push(L(`Interleaved M-RoPE: Qwen3-VL’s README says factor 2 or 3, not 4, for 1M from 256K (position ids grow more slowly than the token count); read proportionally, ${fmt(r.range[0])}–${fmt(r.range[1])} here.`,
-      `交错式 M-RoPE：Qwen3-VL 的 README 说从 256K 到 1M 用 2 或 3 而不是 4（位置编号比词元数增长得慢）；按比例读，这里是 ${fmt(r.range[0])}–${fmt(r.range[1])}。`));
+      : [L(`target / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}.`, `目标长度 / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}。`), WHY[p.method]];
+    if (r.interleaved && r.ratio > 1) reasons.push(L(`Interleaved M-RoPE: Qwen3-VL’s README says factor 2 or 3, not 4, for 1M from 256K (position ids grow more slowly than the token count); read proportionally, ${fmt(r.range[0])}–${fmt(r.range[1])} here; drawn at ${fmt(r.factor)}.`,
+      `交错式 M-RoPE：Qwen3-VL 的 README 说从 256K 到 1M 用 2 或 3 而不是 4（位置编号比词元数增长得慢）；按比例读，这里是 ${fmt(r.range[0])}–${fmt(r.range[1])}；图中按 ${fmt(r.factor)} 画出。`));
     return {
       wavelengths: { series: [{ x: r.pair, y: r.before, label: L('as trained', '训练时'), dash: [4, 3] },
         { x: r.pair, y: r.after, label: L(`${p.method}, factor ${fmt(r.factor)}${p.method === 'dynamic' ? ` (at ${r.target} tokens)` : ''}`, `${p.method}，因子 ${fmt(r.factor)}${p.method === 'dynamic' ? `（在 ${r.target} 个词元处）` : ''}`) }],
         marks: [{ y: r.trained, label: L(`trained ${r.trained}`, `训练长度 ${r.trained}`) }, { y: r.target, label: L(`target ${r.target}`, `目标 ${r.target}`) }],
         caption: L(`wavelength 2π/θᵢ of every pair (${r.source})`, `每一对的波长 2π/θᵢ（${r.source}）`), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens (log)', '词元数（对数）') },
-      readouts: [{ id: 'factor', label: L('factor', '因子'), value: r.factor, note: L(reasons.map((x) => x.en).join(' '), reasons.map((x) => x.zh).join('')) },
+      readouts: [{ id: 'ratio', label: L('target / trained length', '目标长度 / 训练长度'), value: r.ratio },
+        { id: 'factor', label: L('factor', '因子'), value: r.factor, note: L(reasons.map((x) => x.en).join(' '), reasons.map((x) => x.zh).join('')) },
         { id: 'attention', label: L('attention_scaling (cos and sin multiplied by)', 'attention_scaling（cos 与 sin 乘以）'), value: r.attention },
         { id: 'slowest', label: L('slowest wavelength after scaling', '缩放后最慢的波长'), value: r.after[r.after.length - 1] }],
     };

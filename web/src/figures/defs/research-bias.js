@@ -10,7 +10,8 @@ import { L } from '../params.js';
 
 const D = 64;          // head size of the Sandwich and PaTH curves
 const SEQS = 64;      // PaTH: the mean over 64 seeded sequences of directions w, beside one of them
-const EVERY = 8;       // the synthetic sequence: one marker token every 8 (gate / stick-breaking logit +6, others −6)
+const EVERY = 8;
+const SB_KEYS = 48;   // stick-breaking: the weights of the nearest 48 keys (the rest are ≈ 0)       // the synthetic sequence: one marker token every 8 (gate / stick-breaking logit +6, others −6)
 const KP = { r1: 0.5, r2: 0.5 }, KL = { r1: 1, r2: 0.5 };   // KERPLE: inside the reference's initial ranges
 const R = L(' (research)', '（研究）');
 const rl = (/** @type {string} */ en, /** @type {string} */ zh) => L(en + R.en, zh + R.zh);
@@ -27,7 +28,7 @@ export default {
     n: { type: 'enum', values: [64, 256, 1024, 4096], default: 256, label: L('Distances', '距离个数') },
     heads: { type: 'int', min: 1, max: 64, default: 8, label: L('Heads', '头数') },
     head: { type: 'int', min: 0, max: 63, default: 7, label: L('Head (ALiBi, Sandwich)', '头（ALiBi、Sandwich）') },
-    z: { type: 'enum', values: [-4, -2, 0, 2], default: -2, label: L('Constant logit z', '常数 logit z') },
+    z: { type: 'enum', values: [-4, -2, 0, 2], default: 0, label: L('Constant logit z', '常数 z') },
     beta: { type: 'enum', values: [0.5, 1, 1.5, 2], default: 1, label: L('PaTH β', 'PaTH 的 β') },
     seed: { type: 'int', min: 0, max: 9999, default: 1, label: L('Seed (PaTH)', '种子（PaTH）') },
   },
@@ -46,7 +47,8 @@ export default {
   compute(pe, { n, heads, head, z, beta, seed }) {
     const r = Float64Array.from({ length: n }, (_, i) => i);
     const slope = pe.alibiSlopes(heads)[head];
-    const alibi = Float64Array.from(r, (x) => -slope * x);
+    const row = pe.alibiBias({ slopes: [slope], q_len: 1, k_len: n });   // the query at n − 1 over keys j = 0 … n − 1
+    const alibi = Float64Array.from(r, (x) => row[n - 1 - x]);
     const power = pe.kerpleBias({ kernel: 'power', ...KP, count: n }), log = pe.kerpleBias({ kernel: 'log', ...KL, count: n });
     const sandwich = pe.sandwichBias({ head_dim: D, num_heads: heads, head: head + 1, count: n });
     // positions: the query at n − 1, key j = n − 1 − r; T5's causal bucket of relative_position j − i = −r
@@ -57,7 +59,7 @@ export default {
     const copeMarks = byR(pe.copePositions({ gate_logits: Float64Array.from({ length: n }, (_, j) => (marker(j) ? 6 : -6)) }));
     const fireNear = pe.fireDistance({ query_position: n - 1, count: n }), fireFar = pe.fireDistance({ query_position: 8 * n - 1, count: n });
     // stick-breaking: the query at n, keys j = 0 … n − 1 at r = n − j ≥ 1 (index r − 1)
-    const rs = Float64Array.from({ length: n }, (_, i) => i + 1);
+    const w48 = Math.min(n, SB_KEYS), rs = Float64Array.from({ length: w48 }, (_, i) => i + 1);   // the nearest 48 keys
     const sbOf = (/** @type {Float64Array} */ a) => Float64Array.from(rs, (x) => a[n - x]);
     const sbConst = sbOf(pe.stickBreakingWeights({ logits: new Float64Array(n).fill(z) }));
     const sbMarks = sbOf(pe.stickBreakingWeights({ logits: Float64Array.from({ length: n }, (_, j) => (marker(j) ? 6 : -6)) }));
@@ -104,15 +106,15 @@ export default {
       caption: L(`the position a key is given (query at ${r.n - 1}); ${NOTE.en}`, `键被赋予的位置（查询在 ${r.n - 1}）；${NOTE.zh}`), xlabel: xr, ylabel: L('position', '位置') },
       fire: { series: [{ x: r.r, y: r.fireNear, label: rl(`FIRE, query at i = ${r.n - 1}`, `FIRE，查询在 i = ${r.n - 1}`) },
         { x: r.r, y: r.fireFar, label: rl(`FIRE, query at i = ${8 * r.n - 1}`, `FIRE，查询在 i = ${8 * r.n - 1}`), dash: [4, 3] }],
-      caption: L('FIRE’s MLP input log(cr + 1)/log(c·max(i, L) + 1), c = 0.1, L = 512 (the bias is a learned MLP of it)', 'FIRE 的 MLP 输入 log(cr + 1)/log(c·max(i, L) + 1)，c = 0.1，L = 512（偏置是它的可学习 MLP）'),
+      caption: L('FIRE’s MLP input log(c·r + 1)/log(c·max(i, L) + 1), c = 0.1, L = 512 (the bias is a learned MLP of it)', 'FIRE 的 MLP 输入 log(c·r + 1)/log(c·max(i, L) + 1)，c = 0.1，L = 512（偏置是它的可学习 MLP）'),
         xlabel: xr, ylabel: 'x' },
-      weights: { series: [{ x: r.rs, y: r.sbConst, label: rl(`stick-breaking, every logit ${p.z}`, `stick-breaking，每个 logit 为 ${p.z}`) },
+      weights: { series: [{ x: r.rs, y: r.sbConst, label: rl(`stick-breaking, every logit ${p.z}`, `stick-breaking，每个 z 为 ${p.z}`) },
         { x: r.rs, y: r.sbMarks, label: rl(`stick-breaking, a marker every ${EVERY} tokens`, `stick-breaking，每 ${EVERY} 个词元一个标记`), kind: 'points' }],
-      caption: L('attention weight A(r) = σ(z_j)·Π(1 − σ(z_t)) over the keys between (query at n)', '注意力权重 A(r) = σ(z_j)·Π(1 − σ(z_t))，乘积取两者之间的键（查询在 n）'), xlabel: xr, ylabel: 'A' },
-      path: { series: [{ x: r.rp, y: r.path, label: rl(`PaTH qᵀH⋯Hk, β = ${p.beta}, seed ${p.seed}`, `PaTH 的 qᵀH⋯Hk，β = ${p.beta}，种子 ${p.seed}`), width: 1 },
+      caption: L(`attention weight A(r) = σ(z_j)·Π(1 − σ(z_t)) over the keys between (query at n, the nearest ${SB_KEYS} keys)`, `注意力权重 A(r) = σ(z_j)·Π(1 − σ(z_t))，乘积取两者之间的键（查询在 n，最近的 ${SB_KEYS} 个键）`), xlabel: xr, ylabel: 'A' },
+      path: { series: [{ x: r.rp, y: r.path, label: rl(`PaTH qᵀH⋯H·k, β = ${p.beta}, seed ${p.seed}`, `PaTH 的 qᵀH⋯H·k，β = ${p.beta}，种子 ${p.seed}`), width: 1 },
         { x: r.rp, y: r.pathMean, label: rl(`PaTH, mean of ${SEQS} seeded sequences`, `PaTH，${SEQS} 个种子序列的平均`) },
         { x: r.rp, y: r.expected, label: L('expected over random w: (1 − β/d)^r', '对随机 w 的期望：(1 − β/d)^r'), dash: [4, 3] }],
-      caption: L(`PaTH logit of q = k (unit, d = ${D}) through seeded random Householder steps H = I − βwwᵀ`, `q = k（单位向量，d = ${D}）经过种子随机的 Householder 步 H = I − βwwᵀ 后的 PaTH 分数`), xlabel: xr, ylabel: 's' },
+      caption: L(`PaTH logit of q = k (unit, d = ${D}) through seeded random Householder steps H = I − β·w·wᵀ`, `q = k（单位向量，d = ${D}）经过种子随机的 Householder 步 H = I − β·w·wᵀ 后的 PaTH 分数`), xlabel: xr, ylabel: 's' },
       readouts: [{ id: 'alibi-end', label: L(`ALiBi bias at r = ${r.n - 1}`, `r = ${r.n - 1} 处的 ALiBi 偏置`), value: r.alibi[r.n - 1] },
         { id: 'cope-count', label: L('CoPE position of the first key (markers)', '第一个键的 CoPE 位置（标记）'), value: r.copeMarks[r.n - 1], note: L(`${r.markers} markers`, `${r.markers} 个标记`) },
         { id: 'sb-latest', label: L('stick-breaking weight on the latest marker', 'stick-breaking 给最近标记的权重'), value: r.sbLatest, note: L(`r = ${r.sbLatestR}`, `r = ${r.sbLatestR}`) },
