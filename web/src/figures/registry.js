@@ -39,11 +39,16 @@ import learnedResize from './defs/learned-resize.js';
 import ropePhasor from './defs/rope-phasor.js';
 import evidenceExtension from './defs/evidence-extension.js';
 import positionCodes from './defs/position-codes.js';
+import researchBias from './defs/research-bias.js';
+import baseTheta from './defs/base-theta.js';
+import factorAdvisor from './defs/factor-advisor.js';
+import yarnAttention from './defs/yarn-attention.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
-  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes];
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes,
+  researchBias, baseTheta, factorAdvisor, yarnAttention];
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
 /** Every figure name, in the order of the explainer. */
