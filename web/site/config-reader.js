@@ -5,7 +5,7 @@
 // model and states the values pe.ropeFromConfig read from its file. The page address keeps a gallery choice as its id
 // (<select id="config-pick">) and a pasted config as the first figure's parameter; the other figures follow the first
 // one and carry data-nourl.
-import init from 'posenc';
+import { pageApi } from './compute.js';
 import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
 import { scalingFacts, mscaleNote, typeNamed } from '../src/figures/defs/config-common.js';
@@ -123,7 +123,7 @@ async function sync() {
 primary.addEventListener('figure-change', sync);
 onLang(() => { describe(); label(); });
 label();
-const peReady = init().then((p) => { pe = p; describe(); return p; });
+const peReady = pageApi().then((p) => { pe = p; describe(); return p; });
 // a link with a gallery choice (config-pick, restored by state.js) shows that model; no choice and no pasted file: the page's default
 const linked = GALLERY.find((g) => g.id === (pick.value || PAGE_DEFAULT));
 if (linked && !primary.hasAttribute('config')) primary.setAttribute('config', linked.text);

@@ -11,6 +11,8 @@ import { PosencError } from 'posenc';
 
 
 export const tasks = {
+  /** Nothing: the page sends it at once (compute.js) so the worker and the wasm start loading before any figure asks. */
+  warm() { return null; },
   // ── 2 ──
   s2Shift(pe, { d, base, layout, pos, k }) {
     // M_k p_pos computed by the RoPE kernel: rotating each (sin, cos) pair by −kω_i turns sin(pos ω) into sin((pos+k) ω).
