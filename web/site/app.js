@@ -13,6 +13,7 @@ import './presets.js';
 import './try.js';
 import './block-export.js';
 import { initState, tr, onLang, getLang } from './state.js';
+import { onTheme } from './theme-switch.js';
 import { sections } from './sections.js';
 import { fillTex, fitMath } from './tex-fill.js';
 
@@ -81,6 +82,7 @@ for (const s of sections) {
 initState();
 addEmbedBars();
 onLang(() => { for (const d of draws) d(); });
+onTheme(() => { for (const d of draws) d(); });   // the page's own blocks (outside a figure) repaint in the new colours
 onLang(fitMath);   // the other language's formulas were hidden when last measured
 const info = await ready;
 $('build-info').dataset.simd = String(info.simd);

@@ -9,9 +9,9 @@ import { useSource, run, engineInfo } from '../src/figures/engine.js';
 import './theme-switch.js';
 
 useSource({
-  module: (simd) => wasmModule({ simd }),
+  module: (/** @type {boolean} */ simd) => wasmModule({ simd }),
   worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
-  init: (module, simd) => init({ module, simd }),
+  init: (/** @type {WebAssembly.Module} */ module, /** @type {boolean} */ simd) => init({ module, simd }),
 });
 
 // Started at once, not when the first figure scrolls into view (DOMContentLoaded and later): the worker's script and
@@ -49,7 +49,7 @@ export const ready = Promise.resolve({ simd: simdSupported() });
  */
 export function start(task, params, opts = {}) {
   const job = run(task, params, opts);
-  return { promise: job.promise.then((r) => { stats.last = { task, ...engineInfo.last }; return r; }), cancel: job.cancel };
+  return { promise: job.promise.then((/** @type {any} */ r) => { stats.last = { task, .../** @type {any} */ (engineInfo).last }; return r; }), cancel: job.cancel };
 }
 
 /** Runs a task once. @param {string} task @param {object} params @param {{ onProgress?: (p: number) => void, transfer?: ArrayBuffer[] }} [opts] */
@@ -68,8 +68,8 @@ export function latest() {
       current?.cancel();
       const job = start(task, params, opts);
       current = job;
-      return job.promise.then((r) => (current === job ? r : undefined),
-        (e) => { if (e?.cancelled || current !== job) return undefined; throw e; });
+      return job.promise.then((/** @type {any} */ r) => (current === job ? r : undefined),
+        (/** @type {any} */ e) => { if (e?.cancelled || current !== job) return undefined; throw e; });
     },
     cancel() { current?.cancel(); current = null; },
   };

@@ -42,7 +42,7 @@ function facts(r) {
     const scale = t.factor != null ? ` ×${num(t.factor)}` : '', orig = t.original_max_position_embeddings ? ` from ${t.original_max_position_embeddings} tokens` : '';
     const f = scalingFacts(t), from = ` (read from ${t.source})`;
     en.push(`${type}: ${t.rope_type}${scale}${orig}${from}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}${f.en.map((x) => `, ${x}`).join('')}`);
-    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}${orig ? `（原长度 ${t.original_max_position_embeddings}）` : ''}（读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
+    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}（${orig ? `原长度 ${t.original_max_position_embeddings}，` : ''}读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
   }
   if (r.layers) {
     const nope = r.layers.filter((l) => !l.rope).length;

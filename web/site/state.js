@@ -43,7 +43,7 @@ function stubs() {
       stub.append(text, ' ', b);
       block.before(stub);
     }
-    const heading = block.querySelector('h3, h4')?.textContent?.trim();
+    const h = block.querySelector('h3, h4'), heading = (h?.querySelector(`:scope > [lang="${lang}"]`) ?? h)?.textContent?.trim();
     stub.firstElementChild.textContent = `${tr(STUB)}${heading ? (lang === 'zh' ? `（${heading}）` : ` (${heading})`) : ''}`;
     stub.lastElementChild.textContent = tr(UNFOLD);
   }
@@ -62,7 +62,9 @@ export function tr(s) { return typeof s === 'string' ? s : (s[lang] ?? s.en); }
 export function onLang(f) { listeners.add(f); }
 
 export function setLang(l, { write = true } = {}) {
+  const from = lang;
   lang = l === 'zh' ? 'zh' : 'en';
+  languageDefaults(from, lang);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   document.documentElement.dataset.lang = lang;
   for (const b of document.querySelectorAll('[data-set-lang]')) b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
@@ -80,14 +82,33 @@ const controls = () => [...document.querySelectorAll('main input[id], main selec
   .filter((el) => !('nourl' in el.dataset) && el.type !== 'file');
 
 const figures = () => [...document.querySelectorAll('main posenc-figure[id]')];
-/** A figure's parameters that differ from its defaults, as attribute strings. */
+// Figures whose default text is English show a Chinese one on the Chinese page, as the default there (a link or an
+// embed snippet from the Chinese page carries it only when the reader changed it). Each text repeats characters, which
+// the "Try this" of the attention figure names: 猫 (tokens 0, 15 of 16), 老 (2, 5), 鼠 (3, 6).
+const ZH_TEXT = '猫抓老鼠，老鼠跑到旧桌子底下。';
+/** @type {Record<string, Record<string, string>>} figure name → parameter → its default on the Chinese page */
+export const ZH_DEFAULTS = { attention: { text: ZH_TEXT }, explorer: { text: ZH_TEXT }, multiplicative: { word: '猫' } };
+/** A figure's parameters that differ from its defaults (on the Chinese page: its Chinese defaults), as attribute strings. */
 export function figureState(f) {
-  const out = {};
+  const out = {}, zh = lang === 'zh' ? ZH_DEFAULTS[f.getAttribute('figure')] ?? {} : {};
   for (const p of describeFigure(f.getAttribute('figure')).params) {
-    const v = f.getAttribute(p.name), def = Array.isArray(p.default) ? p.default.join(',') : String(p.default);
+    const v = f.getAttribute(p.name), def = p.name in zh ? zh[p.name] : Array.isArray(p.default) ? p.default.join(',') : String(p.default);
     if (v != null && v !== def) out[p.name] = v;
   }
   return out;
+}
+/** Switches the figures with an English default text to the language's default, unless the reader set another. */
+function languageDefaults(from, to) {
+  for (const f of figures()) {
+    const zh = ZH_DEFAULTS[f.getAttribute('figure')];
+    if (!zh) continue;
+    const params = describeFigure(f.getAttribute('figure')).params;
+    for (const [name, text] of Object.entries(zh)) {
+      const en = String(params.find((p) => p.name === name)?.default ?? ''), v = f.getAttribute(name) ?? en;
+      if (to === 'zh' && v === en) f.setAttribute(name, text);
+      else if (to === 'en' && from === 'zh' && v === text) f.removeAttribute(name);
+    }
+  }
 }
 
 function valueOf(el) { return el.type === 'checkbox' ? (el.checked ? '1' : '0') : el.value; }

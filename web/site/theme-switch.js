@@ -15,10 +15,15 @@ const asked = new URLSearchParams(location.search).get('theme');
 let choice = asked === 'light' || asked === 'dark' ? asked : 'auto';
 
 export function getTheme() { return choice; }
+/** @type {Set<(theme: string) => void>} */
+const listeners = new Set();
+/** Calls `f` with the resolved theme whenever it changes (the page's own blocks repaint: app.js). @param {(theme: string) => void} f */
+export function onTheme(f) { listeners.add(f); }
 
 function apply() {
-  const root = document.documentElement;
+  const root = document.documentElement, was = root.dataset.theme;
   root.dataset.theme = choice === 'auto' ? (media?.matches ? 'dark' : 'light') : choice;
+  if (root.dataset.theme !== was) for (const f of listeners) f(root.dataset.theme);
   root.dataset.themeChoice = choice;
   for (const b of document.querySelectorAll('[data-set-theme]')) b.setAttribute('aria-pressed', String(/** @type {HTMLElement} */ (b).dataset.setTheme === choice));
 }

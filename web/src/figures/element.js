@@ -291,7 +291,7 @@ export class PosencFigure extends Base {
       form.replaceChildren(...Object.entries(def.params).filter(([, s]) => s.type !== 'vec2').map(([name, s]) => {
         const label = document.createElement('label');
         let input;
-        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(String(v), String(v))); }
+        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(s.valueLabels?.[String(v)] ? tr(s.valueLabels[String(v)], lang) : String(v), String(v))); }   // valueLabels: {value: {en, zh}}, the option's text
         else if (s.type === 'bool') { input = document.createElement('input'); input.type = 'checkbox'; }
         else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
         else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = s.min; input.max = s.max; } }
