@@ -183,7 +183,10 @@ export class PosencFigure extends Base {
     this._job?.cancel();
     const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
     const prog = sr.querySelector('.progress');
-    if (def.long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
+    // def.long: a long computation (progress bar, status, Cancel) always (true) or for some parameters (a function of them)
+    const long = typeof def.long === 'function' ? def.long(p) : !!def.long;
+    if (!long) prog.hidden = true;
+    if (long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
     this._userCancel = false;
     const t0 = performance.now();
     const job = run(name, p, { onProgress: (f) => { bar.value = f; } });
@@ -203,7 +206,7 @@ export class PosencFigure extends Base {
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
     this._logged = null;
-    if (def.long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
+    if (long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
     this._settle();
   }
 

@@ -47,6 +47,8 @@ export default {
     '方案 A 选 Transformer-XL：下面出现它的四项 (a)–(d)，名称与第 3 节相同。') }],
   check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) }
     : p.length && !LONG.includes(p.a) ? { param: 'length', rule: L(`0 when scheme A is ${p.a} (the long-context view computes ${LONG.join(' or ')})`, `0（方案 A 为 ${p.a}；长上下文视图只计算 ${LONG.join(' 或 ')}）`) } : null),
+  /** The long-context matrix (length > 0) is a long computation: progress, status and Cancel (element.js). @param {{ length: number }} p */
+  long: (p) => p.length > 0,
   panels: (p, r) => [{ id: 'A', block: 'heatmap', size: 460 }, { id: 'B', block: 'heatmap', size: 460 },
     ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 300 })),
     ...(p.length ? [{ id: 'long', block: 'heatmap', size: 320 }] : [])],
@@ -61,7 +63,7 @@ export default {
     const r = { n, tokens: A.tokens, names: A.term_names, A: { probs: sl(A.probs), scores: sl(A.scores) }, B: { probs: sl(B.probs), scores: sl(B.scores) }, terms, permA: perm(a), permB: perm(b) };
     return p.length ? { ...r, ...(await longContext(pe, p, ctx)) } : r;
   },
-  render(r, p) {
+  render(r, p, { ms } = {}) {
     const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, ...(p.view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
     const out = {
       A: { ...o, data: r.A[p.view], caption: L(`A: ${p.a} · head ${p.head}`, `A：${p.a} · 头 ${p.head}`) },
@@ -74,6 +76,7 @@ export default {
       out.long = { data: r.long, rows: POOL, cols: POOL, caption: L(`A (${p.a}${p.a === 'rope' ? ', θ = 10000' : ''}) at ${p.length} tokens (the text repeated), head ${p.head}: log10 softmax(q·kᵀ/√d), max of each ${p.length / POOL}×${p.length / POOL} block (masked: blank)`,
         `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个词元上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };
     }
+    if (r.long && ms !== undefined) out.status = L(`${p.length} × ${p.length} scores in ${Math.round(ms)} ms`, `${p.length} × ${p.length} 个分数，用时 ${Math.round(ms)} ms`);
     return out;
   },
 };
@@ -91,7 +94,10 @@ async function longContext(pe, p, ctx) {
     q.set(t.q.subarray(src, src + d), i * d);
     k.set(t.k.subarray(src, src + d), i * d);
   }
-  const r = await pe.gpu.attentionScores({ q, k, seq: n, head_dim: d, causal, rope: a === 'rope' ? { rope_theta: 10000 } : null, ...gpuCall(p, ctx) });
+  ctx.progress(0.05);
+  const r = await pe.gpu.attentionScores({ q, k, seq: n, head_dim: d, causal, rope: a === 'rope' ? { rope_theta: 10000 } : null, ...gpuCall(p, ctx),
+    progress: (/** @type {number} */ f) => ctx.progress(0.05 + 0.85 * f) });
+  ctx.progress(0.9);
   const pooled = new Float32Array(POOL * POOL), s = n / POOL;
   for (let i = 0; i < n; i++) {
     const row = r.values.subarray(i * n, (i + 1) * n), base = Math.floor(i / s) * POOL;
