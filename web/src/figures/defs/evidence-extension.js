@@ -47,7 +47,7 @@ export default {
     'LLaMA 7B（训练长度 2048）分别用各方案微调到 32k 词元（s = 16），数据来自 Peng 等人的发表结果（YaRN，arXiv:2309.00071；评测数据见 YaRN 的代码仓库）：长 Proof-pile 文档截断到各长度后的困惑度（越低越好），以及密钥检索准确率。'),
   takeaway: L('NTK-aware is good up to about 17k, then its perplexity climbs from 3.17 to 8.49 at 32k and its passkey accuracy falls to 0 — the pairs it pushes past the trained angles. PI is worse than YaRN at every length (3.57 at 32k). NTK-by-parts and YaRN, which stretch those pairs by the full s, keep improving to 32k (2.81 and 2.77). The passkey panel, measured at five lengths only, is less tidy: there PI is the best of all at 32k (0.76). LongRoPE (its own models, third panel) keeps LLaMA 2’s perplexity between 6.17 and 7.08 from 8k to 2048k tokens — 512 times its training length.',
     'NTK-aware 在约 17k 以内表现不错，之后困惑度从 3.17 一路升到 32k 处的 8.49，密钥检索准确率降到 0——正是它推到训练角度之外的那些通道对所致。PI 在每个长度上都比 YaRN 差（32k 处 3.57）。NTK-by-parts 与 YaRN 把这些通道对完整地拉长 s 倍，困惑度一直降到 32k（2.81 与 2.77）。密钥检索只测了五个长度，结果没那么整齐：在 32k 处反而是 PI 最好（0.76）。LongRoPE（作者自己的模型，第三张图）让 LLaMA 2 的困惑度从 8k 到 2048k 词元都保持在 6.17 到 7.08 之间——那是训练长度的 512 倍。'),
-  params: { show: { type: 'enum', values: ['all', 'ntk_yarn'], default: 'all', label: L('schemes', '方案') } },
+  params: { show: { type: 'enum', values: ['all', 'ntk_yarn'], valueLabels: { all: L('all four', '全部四种'), ntk_yarn: L('NTK-aware and YaRN', 'NTK-aware 与 YaRN') }, default: 'all', label: L('schemes', '方案') } },
   /** @type {import('../params.js').FigureTry[]} */
   tries: [{ params: { show: 'ntk_yarn' }, look: L('NTK-aware against YaRN alone: the two curves agree to within 0.3 up to 17k; past it NTK-aware turns up while YaRN keeps falling.',
     '只看 NTK-aware 与 YaRN：到 17k 为止两条曲线相差不到 0.3；过了 17k，NTK-aware 掉头上升，YaRN 继续下降。') }],
@@ -65,8 +65,7 @@ export default {
       passkey: { series: keys.map((k) => ({ x: xk, y: Float64Array.from(r.passkey[k]), label: NAMES[k], ...STYLE[k] })),
         caption: L('Passkey retrieval accuracy against context length (measured at 2k, 4k, 8k, 16k, 32k)', '密钥检索准确率与上下文长度（在 2k、4k、8k、16k、32k 处测量）'), xlabel: L('context length (tokens, log)', '上下文长度（词元，对数轴）'), ylabel: L('accuracy', '准确率') },
       longrope: { series: /** @type {('llama2' | 'mistral')[]} */ (['llama2', 'mistral']).map((k) => ({ x: Float64Array.from(LONGROPE_K, (v) => v * 1024), y: Float64Array.from(r.longrope[k]), label: LR_NAMES[k], ...LR_STYLE[k] })),
-        marks: [{ x: 4096, label: L('LLaMA 2 trained: 4096', 'LLaMA 2 训练长度 4096') }],
-        caption: L('LongRoPE (its authors’ README): Books3 perplexity, 8k … 2048k tokens (no other scheme on these models there)', 'LongRoPE（作者代码仓库说明中的数据）：Books3 困惑度，8k … 2048k 词元（该处没有其他方案在同样模型上的结果）'),
+        caption: L('LongRoPE (its authors’ README): Books3 perplexity, 8k … 2048k tokens; LLaMA 2 was trained on 4096 (no other scheme on these models there)', 'LongRoPE（作者代码仓库说明中的数据）：Books3 困惑度，8k … 2048k 词元；LLaMA 2 的训练长度是 4096（该处没有其他方案在同样模型上的结果）'),
         xlabel: L('context length (tokens, log)', '上下文长度（词元，对数轴）'), ylabel: L('perplexity', '困惑度') },
       readouts: [
         { id: 'ntk-min', label: L('NTK-aware: lowest perplexity, and where', 'NTK-aware：最低困惑度及其位置'), value: Math.min(...r.ppl.ntk),
