@@ -2,7 +2,8 @@
 // built site from the local server (scripts/serve.mjs, strict CSP, no compression); at DOMContentLoaded the page's first
 // <posenc-figure> is scrolled into view, and the time is taken (performance.now(), from navigation start) at the first
 // animation frame after that figure's `ready` settles — its canvas painted. Prints first contentful paint, the first
-// figure and the main-thread long tasks, per run and as a median. Goal: first figure ≤ 1000 ms.
+// figure, when the wasm and the page's worker script loaded, and the main-thread long tasks, per run and as a median.
+// Goal: first figure ≤ 1000 ms.
 // SITE_ROOT=… measures another build folder (default build/site); RUNS=… (default 5); WIDTH=… (default 1280).
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -33,11 +34,14 @@ for (let i = 0; i < runs; i++) {
   await page.waitForFunction(() => /** @type {any} */ (window).__first, null, { timeout: 60000 });
   const r = await page.evaluate(() => {
     const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
+    // the critical path's loads: the wasm (preloaded by index.html) and the page's one worker
+    const res = (/** @type {RegExp} */ re) => { const e = performance.getEntriesByType('resource').find((x) => re.test(x.name)); return e ? `${Math.round(e.startTime)}–${Math.round(e.responseEnd)}` : '—'; };
     return { ...(/** @type {any} */ (window).__first), fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime, long: /** @type {any} */ (window).__long,
+      wasm: res(/\.wasm$/), worker: res(/worker[^/]*\.js$/).split("–")[0],
       html: Math.round(nav.responseEnd), interactive: Math.round(nav.domInteractive), dcl: Math.round(nav.domContentLoadedEventEnd) };
   });
   rows.push(r);
-  console.log(`  run ${i + 1}: FCP ${Math.round(r.fcp)} ms, HTML in ${r.html} ms, DOM parsed ${r.interactive} ms, DOMContentLoaded ${r.dcl} ms, first figure (#${r.id}) ${Math.round(r.ms)} ms, long tasks ${JSON.stringify(r.long)}`);
+  console.log(`  run ${i + 1}: FCP ${Math.round(r.fcp)} ms, HTML in ${r.html} ms, DOM parsed ${r.interactive} ms, DOMContentLoaded ${r.dcl} ms, wasm ${r.wasm} ms, worker script requested at ${r.worker} ms, first figure (#${r.id}) ${Math.round(r.ms)} ms, long tasks ${JSON.stringify(r.long)}`);
   await context.close();
 }
 await browser.close(); server.close();

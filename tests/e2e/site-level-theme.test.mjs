@@ -34,13 +34,18 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   for (const id of folded) assert.equal(await p.locator(`#${id}`).isVisible(), false, `${id} folded`);
   const after = await tree(p);
   assert.doesNotMatch(after, /heading "The derivation, checked step by step"|def rotate_half|heading "How the solution is found/);
-  assert.match(after, /Derivation folded \(intuition view\)\. \(The derivation, checked step by step\)/);   // the stub says what is folded
+  assert.match(after, /Folded in the intuition view: The derivation, checked step by step;/);   // the stub says what is folded
   assert.match(after, /RoPE/);                              // the section itself stays, with its intuition
   assert.ok(await p.locator('#rope-rotation').isVisible(), 'the figures outside the folded blocks stay');
-  // one stub per folded block, naming it, with a button that unfolds
-  const stubs = await p.$$eval('.level-stub', (els) => els.filter((e) => e.checkVisibility()).map((e) => e.textContent));
-  assert.equal(stubs.length, folded.length);
-  assert.match(stubs[0] ?? '', /^Derivation folded \(intuition view\)\. \(The derivation, checked step by step\) Show the full derivation$/);
+  assert.ok(await p.locator('#s4-qk-only').isVisible(), 'and the ideas between them (only q and k are rotated)');
+  // one stub per run of folded blocks (blocks with nothing shown between them share it), naming them, with a button
+  const stubs = await p.$$eval('.level-stub', (els) => els.filter((e) => e.checkVisibility()).map((e) => /** @type {HTMLElement} */ (e).innerText));
+  assert.deepEqual(stubs, [
+    'Folded in the intuition view: The derivation, checked step by step; How the solution is found: eq. (14), (15), (17), (18). Show the full derivation',
+    'Folded in the intuition view: Three ways to compute Rₘq; The layouts in reference code; freqs_cis, worked (d = 8, 3 positions). Show the full derivation',
+    'Folded in the intuition view: Where the decay comes from; Why d = 512, base 10000 turns back up near 15,000. Show the full derivation',
+    'Folded in the intuition view: The formulas, as Hugging Face runs them. Show the full derivation',
+    'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation']);
 
   // the address round-trips: a fresh page opened with it starts folded
   const q = await ctx.open('/?level=intuition');
@@ -72,7 +77,7 @@ test('level in Chinese: the same folding, Chinese stub and buttons, the Chinese 
   const t = await tree(p);
   assert.doesNotMatch(t, /heading "推导，逐步验证"|def rotate_half/);
   const stub = await p.$eval('#s4-derivation', (el) => /** @type {HTMLElement} */ (el.previousElementSibling).innerText);
-  assert.equal(stub, '推导已折叠（直观模式）。（推导，逐步验证） 显示完整推导');
+  assert.equal(stub, '直观模式下已折叠：推导，逐步验证；解是怎样求出来的：式 (14)、(15)、(17)、(18)。 显示完整推导');
   await p.click('#level-full');
   assert.match(await tree(p), /heading "推导，逐步验证"/);
   await p.context().close();

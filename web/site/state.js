@@ -30,21 +30,44 @@ export function getLang() { return lang; }
 export const LEVELS = ['full', 'intuition'];
 let level = 'full';
 export function getLevel() { return level; }
-const STUB = { en: 'Derivation folded (intuition view).', zh: '推导已折叠（直观模式）。' };
+const STUB = { en: 'Folded in the intuition view', zh: '直观模式下已折叠' };
 const UNFOLD = { en: 'Show the full derivation', zh: '显示完整推导' };
-function stubs() {
+/** The folded blocks in runs: blocks that follow each other (nothing shown between them) share one stub. */
+function runs() {
+  /** @type {Element[][]} */
+  const out = [];
   for (const block of document.querySelectorAll('main [data-level="full"]')) {
+    let prev = block.previousElementSibling;
+    while (prev?.classList.contains('level-stub')) prev = prev.previousElementSibling;
+    const last = out.at(-1);
+    if (last && prev === last.at(-1)) last.push(block); else out.push([block]);
+  }
+  return out;
+}
+function stubs() {
+  // a block's names: its data-level-title-en/-zh (a heading with a formula in it), else its headings' texts
+  const title = (/** @type {HTMLElement} */ b) => {
+    const given = b.dataset[lang === 'zh' ? 'levelTitleZh' : 'levelTitleEn'];
+    if (given) return [given];
+    return [...b.querySelectorAll('h3')].map((h) => (h.querySelector(`:scope > [lang="${lang}"]`) ?? h).textContent?.trim() ?? '');
+  };
+  for (const run of runs()) {
+    const block = /** @type {HTMLElement} */ (run[0]);
     let stub = block.previousElementSibling?.classList.contains('level-stub') ? block.previousElementSibling : null;
     if (!stub) {
       stub = document.createElement('p'); stub.className = 'level-stub';
       const text = document.createElement('span'), b = document.createElement('button');
       b.type = 'button'; b.className = 'level-unfold';
-      b.addEventListener('click', () => { setLevel('full'); block.scrollIntoView(); block.querySelector('h3, h4')?.setAttribute('tabindex', '-1'); /** @type {HTMLElement | null} */ (block.querySelector('h3, h4'))?.focus({ preventScroll: true }); });
+      b.addEventListener('click', () => {
+        setLevel('full'); block.scrollIntoView();
+        const h = /** @type {HTMLElement | null} */ (block.querySelector('h3, h4'));
+        if (h) { h.setAttribute('tabindex', '-1'); h.focus({ preventScroll: true }); }
+      });
       stub.append(text, ' ', b);
       block.before(stub);
     }
-    const h = block.querySelector('h3, h4'), heading = (h?.querySelector(`:scope > [lang="${lang}"]`) ?? h)?.textContent?.trim();
-    stub.firstElementChild.textContent = `${tr(STUB)}${heading ? (lang === 'zh' ? `（${heading}）` : ` (${heading})`) : ''}`;
+    const names = run.flatMap((b) => title(/** @type {HTMLElement} */ (b))).filter(Boolean);
+    stub.firstElementChild.textContent = names.length ? (lang === 'zh' ? `${tr(STUB)}：${names.join('；')}。` : `${tr(STUB)}: ${names.join('; ')}.`) : `${tr(STUB)}${lang === 'zh' ? '。' : '.'}`;
     stub.lastElementChild.textContent = tr(UNFOLD);
   }
 }
