@@ -10,7 +10,7 @@
 /** @typedef {'auto' | 'light' | 'dark'} ThemeChoice */
 export const THEMES = /** @type {const} */ (['auto', 'light', 'dark']);
 const media = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-const asked = new URLSearchParams(location.search).get('theme');
+const asked = globalThis.location ? new URLSearchParams(location.search).get('theme') : null;   // (Node imports state.js, hence this, for its constants)
 /** @type {ThemeChoice} */
 let choice = asked === 'light' || asked === 'dark' ? asked : 'auto';
 
@@ -31,6 +31,8 @@ function apply() {
 /** @param {string} t */
 export function setTheme(t) { choice = t === 'light' || t === 'dark' ? t : 'auto'; apply(); }
 
-media?.addEventListener('change', apply);
-apply();
-if (document.readyState === 'loading') addEventListener('DOMContentLoaded', apply, { once: true });   // the buttons' state
+if (globalThis.document) {
+  media?.addEventListener('change', apply);
+  apply();
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', apply, { once: true });   // the buttons' state
+}
