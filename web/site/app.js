@@ -1,5 +1,5 @@
 // The page: prose, formulas (typeset at build time: tex-build.js), the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
-// an Embed panel each, and the live checks of sections 2–4 (controls → a task in the compute worker → tables).
+// an Embed panel each, and the live checks of sections 2–4 (controls → a task in the page's one worker, the figures' worker with tasks.js added → tables).
 import 'katex/dist/katex.min.css';
 import './style.css';
 import { ready, latest, firstFigures, pageApi } from './compute.js';   // first: hands the figures engine the page's one worker before any figure runs
