@@ -4,13 +4,14 @@
 // animation frame after that figure's `ready` settles — its canvas painted. Prints first contentful paint, the first
 // figure, when the wasm and the page's worker script loaded, and the main-thread long tasks, per run and as a median.
 // Goal: first figure ≤ 1000 ms.
-// SITE_ROOT=… measures another build folder (default build/site); RUNS=… (default 5); WIDTH=… (default 1280).
+// SITE_ROOT=… measures another build folder (default build/site); RUNS=… (default 5); WIDTH=… (default 1280);
+// HASH=ID opens the page at #ID (a deep link) and times figure ID instead of the first one.
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from '../e2e/browser.mjs';
 
-const runs = Number(process.env.RUNS ?? 5), width = Number(process.env.WIDTH ?? 1280);
+const runs = Number(process.env.RUNS ?? 5), width = Number(process.env.WIDTH ?? 1280), hash = process.env.HASH ?? '';
 const server = await serve(0, process.env.SITE_ROOT ? resolve(process.env.SITE_ROOT) : undefined);
 const base = `http://127.0.0.1:${server.address().port}`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -18,19 +19,19 @@ const rows = [];
 for (let i = 0; i < runs; i++) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript(() => {
+  await page.addInitScript((id) => {
     const w = /** @type {any} */ (window);
     w.__long = [];
     new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__long.push(Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
     addEventListener('DOMContentLoaded', async () => {
-      const fig = /** @type {any} */ (document.querySelector('posenc-figure'));
+      const fig = /** @type {any} */ (id ? document.getElementById(id) : document.querySelector('posenc-figure'));
       fig.scrollIntoView();
       await customElements.whenDefined('posenc-figure');
       await fig.ready;
       requestAnimationFrame(() => { w.__first = { id: fig.id, ms: performance.now() }; });
     });
-  });
-  await page.goto(base + '/');
+  }, hash);
+  await page.goto(`${base}/${hash ? `#${hash}` : ''}`);
   await page.waitForFunction(() => /** @type {any} */ (window).__first, null, { timeout: 60000 });
   const r = await page.evaluate(() => {
     const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
@@ -47,4 +48,4 @@ for (let i = 0; i < runs; i++) {
 await browser.close(); server.close();
 const med = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const first = med(rows.map((r) => r.ms));
-console.log(`[bench first-figure] ${width} px, cold context ×${runs}: FCP median ${Math.round(med(rows.map((r) => r.fcp)))} ms, first figure median ${Math.round(first)} ms (min ${Math.round(Math.min(...rows.map((r) => r.ms)))}, max ${Math.round(Math.max(...rows.map((r) => r.ms)))}); goal ≤ 1000 ms: ${first <= 1000 ? 'met' : 'NOT met'}`);
+console.log(`[bench first-figure] ${width} px${hash ? `, #${hash}` : ''}, cold context ×${runs}: FCP median ${Math.round(med(rows.map((r) => r.fcp)))} ms, first figure median ${Math.round(first)} ms (min ${Math.round(Math.min(...rows.map((r) => r.ms)))}, max ${Math.round(Math.max(...rows.map((r) => r.ms)))}); goal ≤ 1000 ms: ${first <= 1000 ? 'met' : 'NOT met'}`);
