@@ -1,5 +1,5 @@
-// Accessibility (issue 19): axe-core (npm devDependency) run in Chromium on the built index, gallery and an embed,
-// in English and Chinese: no serious or critical violation (nor a landmark-unique or empty-table-header one). axe's source is evaluated through the DevTools protocol,
+// Accessibility (issue 19): axe-core (npm devDependency) run in Chromium on the built index (light and dark, full and
+// folded), gallery and an embed, in English and Chinese: no serious or critical violation (nor a landmark-unique or empty-table-header one). axe's source is evaluated through the DevTools protocol,
 // which the pages' strict CSP (no inline scripts) does not govern.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ async function violations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-for (const path of ['/', '/?lang=zh', '/gallery.html', '/embed.html?figure=rope-rotation', '/embed.html?figure=t5&lang=zh']) {
+for (const path of ['/', '/?lang=zh', '/?theme=dark', '/?lang=zh&theme=dark&level=intuition', '/gallery.html', '/embed.html?figure=rope-rotation', '/embed.html?figure=t5&lang=zh']) {
   test(`axe: no serious or critical violations on ${path}`, async () => {
     const p = path === '/' ? ctx.page : await ctx.open(path);
     assert.deepEqual(await violations(p), []);

@@ -21,7 +21,7 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const errors = [];
   const open = async (p, vp = viewport, o = options) => {
-    const context = await browser.newContext({ viewport: vp, locale: o.locale ?? 'en-US' });
+    const context = await browser.newContext({ viewport: vp, locale: o.locale ?? 'en-US', colorScheme: o.colorScheme ?? 'light' });
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(String(e)));

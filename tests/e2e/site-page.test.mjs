@@ -115,8 +115,11 @@ test('embed.html: a bad parameter is reported inside the figure; the gallery lis
 test('accessibility: curve colours and focus ring ≥ 3:1 against the backgrounds (defect 15); every figure has a data table', async () => {
   for (const c of series) for (const bg of ['#ffffff', '#fcfcfd']) assert.ok(contrast(c, bg) >= 3, `${c} on ${bg}: ${contrast(c, bg).toFixed(2)}`);
   const css = readFileSync(new URL('../../web/site/style.css', import.meta.url), 'utf8');
-  const ring = /:focus-visible \{ outline: 2px solid (#[0-9a-fA-F]{6})/.exec(css)[1], bg = /--bg: (#[0-9a-fA-F]{6})/.exec(css)[1];
-  assert.ok(contrast(ring, bg) >= 3, `focus ring ${ring} on ${bg}: ${contrast(ring, bg).toFixed(2)}`);
+  // the focus ring is var(--focus): in the light colours (:root) and in the dark ones (two rules, the same values)
+  assert.match(css, /:focus-visible \{ outline: 2px solid var\(--focus\)/);
+  const themes = [...css.matchAll(/--bg: (#[0-9a-fA-F]{6});[^}]*?--focus: (#[0-9a-fA-F]{6})/g)].map((m) => [m[2], m[1]]);
+  assert.deepEqual(themes, [['#1d1d1f', '#fcfcfd'], ['#ffffff', '#17171a'], ['#ffffff', '#17171a']]);
+  for (const [ring, bg] of themes) assert.ok(contrast(ring, bg) >= 3, `focus ring ${ring} on ${bg}: ${contrast(ring, bg).toFixed(2)}`);
   assert.equal(await ready('shaw'), 'ok');
   await page.$eval('#shaw', (el) => { el.shadowRoot.querySelector('details.data').open = true; });
   await page.waitForFunction(() => document.querySelector('#shaw').shadowRoot.querySelectorAll('details.data tr').length > 10);

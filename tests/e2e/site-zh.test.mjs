@@ -87,9 +87,28 @@ test('zh mode: error messages are Chinese — a figure parameter, a PosencError 
   assert.equal(await page.$eval('#s2l-form + .error', (el) => el.textContent), '参数错误：json：不是合法的 JSON 表格。');
   await page.setInputFiles('#s2l-file', { name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from('[[1, 2], [3, 4]]') });
   await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '2'); await settled(page);
-  assert.match(await page.$eval('#s2l-lookup', (el) => el.textContent), /^参数错误：positions：第 0 项的位置 70 超出了表的行范围 \[0, 1\]/);
+  assert.equal(await page.$eval('#s2l-lookup', (el) => el.textContent), '位置 70 超出了表的范围（第 0…1 行）；勾选“截断”可改为重复最后一行。');
   await page.locator('#s2l-form').screenshot({ path: shotPath('zh-s2-loader-error') });
   const texts = await zhVisibleText(page);
   assert.deepEqual(englishWords(texts, CODE), []);
   ctx.errors.splice(0);   // the figures log their errors to the console (expected here)
+});
+
+test('zh mode: the figures whose default text is English show a Chinese one, kept out of the address; English brings theirs back', async () => {
+  const p = await ctx.open('/?lang=zh');
+  const texts = () => p.evaluate(() => ['attention', 'explorer', 'multiplicative'].map((id) => {
+    const f = /** @type {any} */ (document.getElementById(id));
+    return [f.getAttribute('text') ?? f.getAttribute('word'), f.shadowRoot.querySelector('input[name="text"], input[name="word"]')?.value];
+  }));
+  for (const id of ['attention', 'explorer', 'multiplicative']) await p.locator(`#${id}`).evaluate(async (el) => { el.scrollIntoView(); await /** @type {any} */ (el).ready; });
+  assert.deepEqual(await texts(), [['猫抓老鼠，老鼠跑到旧桌子底下。', '猫抓老鼠，老鼠跑到旧桌子底下。'], ['猫抓老鼠，老鼠跑到旧桌子底下。', '猫抓老鼠，老鼠跑到旧桌子底下。'], ['猫', '猫']]);
+  // the map's tokens are the Chinese characters (the package's textQK splits CJK text per character): 16 rows, 老 at 2 and 5
+  const rows = await p.$eval('#attention', (f) => /** @type {any} */ (f.shadowRoot?.querySelector('pe-heatmap')).rowLabels);
+  assert.deepEqual([rows.length, rows[2], rows[5], rows[15]], [16, '老', '老', '猫']);
+  await p.waitForTimeout(300);
+  assert.equal(new URL(p.url()).searchParams.toString(), 'lang=zh', 'the Chinese default is not written to the address');
+  await p.click('#lang-en');
+  await p.waitForTimeout(300);
+  assert.deepEqual((await texts()).map((t) => t[0]), [null, null, null]);
+  await p.context().close();
 });

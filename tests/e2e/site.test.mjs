@@ -302,6 +302,28 @@ test('9 · explorer: permutation change = API; switching scheme changes figure a
   await shoot('s9');
 });
 
+test('9 · explorer: the first long-context change shows its progress at once, then the matrix and the time it took', async () => {
+  const p = await ctx.open('/#explorer');
+  await ready('explorer', p);
+  const r = await p.locator('#explorer').evaluate(async (el) => {
+    const sr = /** @type {ShadowRoot} */ (el.shadowRoot), prog = /** @type {HTMLElement} */ (sr.querySelector('.progress'));
+    const before = prog.hidden, sel = /** @type {HTMLSelectElement} */ (sr.querySelector('[name="length"]'));
+    const t0 = performance.now();
+    sel.value = '4096'; sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    await new Promise((res) => setTimeout(res, 0));
+    const shown = { hidden: prog.hidden, status: sr.querySelector('.status')?.textContent, ms: performance.now() - t0 };
+    await /** @type {any} */ (el).ready;
+    return { before, shown, after: sr.querySelector('.status')?.textContent, long: !!sr.querySelector('[data-panel="long"]') };
+  });
+  assert.equal(r.before, true, 'no progress row before (length 0)');
+  assert.equal(r.shown.hidden, false);
+  assert.equal(r.shown.status, 'computing…');
+  assert.ok(r.shown.ms < 500, `progress shown after ${r.shown.ms} ms`);
+  assert.match(r.after ?? '', /^4096 × 4096 scores in \d+ ms$/);
+  assert.ok(r.long, 'the long-context panel is drawn');
+  await p.context().close();
+});
+
 test('no console errors, page errors or unhandled rejections', () => {
   assert.deepEqual(ctx.errors, []);
 });

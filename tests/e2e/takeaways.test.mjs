@@ -318,6 +318,13 @@ test('§6 evidence: the YaRN paper’s published numbers as drawn; NTK-aware tur
   const pk = d.panels.passkey;
   assert.equal(series(pk, 'NTK-aware').y.at(-1), 0); assert.equal(series(pk, 'YaRN').y.at(-1), 0.68);
   assert.equal(Math.max(...pk.series.map((x) => x.y.at(-1))), series(pk, 'PI (linear)').y.at(-1), 'PI best at 32k (0.76)');
+  // LongRoPE's README (github.com/microsoft/LongRoPE at 0e66bfdb…, Books3): LLaMA 2 7B from 8k to 2048k stays within
+  // 6.17 … 7.08 (2048k = 512 × its 4096 training tokens); Mistral 7B climbs to 13.71
+  const lr = d.panels.longrope, llama = series(lr, 'LongRoPE, LLaMA 2 7B → 2048k'), mistral = series(lr, 'LongRoPE, Mistral 7B → 2048k');
+  assert.deepEqual([...llama.y], [6.81, 6.66, 6.31, 6.27, 6.21, 6.17, 6.17, 6.35, 7.08]);
+  assert.deepEqual([...mistral.y], [6.63, 6.48, 6.38, 6.43, 6.68, 7.15, 7.98, 9.42, 13.71]);
+  assert.equal(llama.x[0], 8192); assert.equal(llama.x.at(-1), 2 ** 21); assert.equal(llama.x.at(-1) / 4096, 512);
+  assert.equal(Math.min(...llama.y), 6.17); assert.equal(Math.max(...llama.y), 7.08);
   const [{ d: t }] = await tries('evidence-extension');
   assert.deepEqual(t.panels.ppl.series.map((x) => x.label), ['NTK-aware', 'YaRN']);
   for (let i = 0; i <= iMin; i++) assert.ok(Math.abs(ntk[i] - yarn[i]) < 0.3, `within 0.3 at ${get('YaRN').x[i]}`);

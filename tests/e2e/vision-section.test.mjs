@@ -64,7 +64,7 @@ test('§6 dual chunk attention: chunk length, the compressed and folded distance
 
 test('guided path: the contents, "what you will learn" and the summary table reach §10 and the dual chunk part', async () => {
   assert.equal(await page.$eval('#toc a[href="#s10"]', (a) => a.textContent.includes('10')), true);
-  const learn = await page.$eval('ul.learn[lang="en"]', (ul) => ul.textContent);
+  const learn = await page.$eval('.learn[lang="en"]', (ul) => ul.textContent);
   assert.match(learn, /§10/); assert.match(learn, /dual chunk/);
   const rows = Object.fromEntries(await page.$$eval('#summary-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.scheme, [...tr.querySelectorAll('a')].map((a) => a.getAttribute('href'))])));
   assert.deepEqual(rows['rope-3d'], ['#s10', '#patch-grid', '#rope-allocation']);

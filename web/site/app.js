@@ -1,7 +1,8 @@
 // The page: prose, formulas (typeset at build time: tex-build.js), the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
-// an Embed panel each, and the live checks of sections 2–4 (controls → a task in the compute worker → tables).
+// an Embed panel each, and the live checks of sections 2–4 (controls → a task in the page's one worker, the figures' worker with tasks.js added → tables).
 import 'katex/dist/katex.min.css';
 import './style.css';
+import { ready, latest, firstFigures, pageApi } from './compute.js';   // first: hands the figures engine the page's one worker before any figure runs
 import '../src/figures/index.js';
 import { fmt } from '../src/figures/blocks/format.js';
 import { errorText } from '../src/figures/messages.js';
@@ -11,15 +12,15 @@ import './layouts.js';
 import './presets.js';
 import './try.js';
 import './block-export.js';
-import { ready, latest } from './compute.js';
 import { initState, tr, onLang, getLang } from './state.js';
+import { onTheme } from './theme-switch.js';
 import { sections } from './sections.js';
 import { fillTex, fitMath } from './tex-fill.js';
 
 const $ = (id) => document.getElementById(id);
 
 // Formulas are typeset at build time (tex-build.js) and put in place by tex-fill.js; only KaTeX's stylesheet comes here.
-const texDone = fillTex();
+const texDone = fillTex(firstFigures);
 Promise.all([texDone, document.fonts?.ready]).then(fitMath);   // widths are final once KaTeX's fonts are in
 let fitTimer;
 addEventListener('resize', () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitMath, 150); });
@@ -81,6 +82,7 @@ for (const s of sections) {
 initState();
 addEmbedBars();
 onLang(() => { for (const d of draws) d(); });
+onTheme(() => { for (const d of draws) d(); });   // the page's own blocks (outside a figure) repaint in the new colours
 onLang(fitMath);   // the other language's formulas were hidden when last measured
 const info = await ready;
 $('build-info').dataset.simd = String(info.simd);
@@ -89,9 +91,9 @@ setInfo(); onLang(setInfo);
 const setNavLabel = () => document.getElementById('toc').setAttribute('aria-label', tr({ en: 'Sections', zh: '章节' }));
 setNavLabel(); onLang(setNavLabel);
 setPending(0);
-// The figures on screen paint first: the live numbers of every section (computed in the page's own worker, on the same
-// few cores as the figures' worker) start once those figures are drawn, or after 1.5 s at most.
-const onScreen = [...document.querySelectorAll('posenc-figure')].filter((f) => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
-await Promise.race([Promise.allSettled(onScreen.map((f) => f.ready)), new Promise((r) => setTimeout(r, 1500))]);
-await Promise.all([...draws.map((d) => d()), texDone]);
+// The figures on screen paint first: the live numbers of every section (computed in the page's one worker, beside the
+// figures) start once those figures are drawn, or after 1.5 s at most; so do the main thread's (pageApi: the prose's
+// numbers, §4's layouts table, the config reader), which are in place before the page says it is ready.
+await firstFigures;
+await Promise.all([...draws.map((d) => d()), texDone, pageApi()]);
 document.body.dataset.ready = 'true';

@@ -5,7 +5,7 @@
 // model and states the values pe.ropeFromConfig read from its file. The page address keeps a gallery choice as its id
 // (<select id="config-pick">) and a pasted config as the first figure's parameter; the other figures follow the first
 // one and carry data-nourl.
-import init from 'posenc';
+import { pageApi } from './compute.js';
 import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
 import { scalingFacts, mscaleNote, typeNamed } from '../src/figures/defs/config-common.js';
@@ -42,7 +42,7 @@ function facts(r) {
     const scale = t.factor != null ? ` ×${num(t.factor)}` : '', orig = t.original_max_position_embeddings ? ` from ${t.original_max_position_embeddings} tokens` : '';
     const f = scalingFacts(t), from = ` (read from ${t.source})`;
     en.push(`${type}: ${t.rope_type}${scale}${orig}${from}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}${f.en.map((x) => `, ${x}`).join('')}`);
-    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}${orig ? `（原长度 ${t.original_max_position_embeddings}）` : ''}（读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
+    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}（${orig ? `原长度 ${t.original_max_position_embeddings}，` : ''}读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
   }
   if (r.layers) {
     const nope = r.layers.filter((l) => !l.rope).length;
@@ -123,7 +123,7 @@ async function sync() {
 primary.addEventListener('figure-change', sync);
 onLang(() => { describe(); label(); });
 label();
-const peReady = init().then((p) => { pe = p; describe(); return p; });
+const peReady = pageApi().then((p) => { pe = p; describe(); return p; });
 // a link with a gallery choice (config-pick, restored by state.js) shows that model; no choice and no pasted file: the page's default
 const linked = GALLERY.find((g) => g.id === (pick.value || PAGE_DEFAULT));
 if (linked && !primary.hasAttribute('config')) primary.setAttribute('config', linked.text);

@@ -4,7 +4,7 @@
 //   default-src 'self'          everything (styles, fonts, the .wasm fetch, images) from the site's own origin only;
 //   script-src 'self' 'wasm-unsafe-eval'   the page's own module files: no inline script, no eval, no other origin;
 //                               WebAssembly may compile (the live numbers run the package on the main thread);
-//   worker-src 'self' blob:     the compute workers; blob: for the figures' fallback (a blob: module that imports the
+//   worker-src 'self' blob:     the page's worker; blob: for the figures' fallback (a blob: module that imports the
 //                               worker when the worker file is on another origin, e.g. a CDN);
 //   style-src 'self'            no 'unsafe-inline': KaTeX sets its inline sizes through the CSSOM (el.style.x = …) and
 //                               the figures adopt constructable stylesheets, neither of which CSP restricts;

@@ -55,13 +55,18 @@ async function phoneHeight(f, src) {
   return Math.max(a, b);
 }
 
+/** The page's link to figure `f` in its current state (path, query, #id). */
+function permalink(f, base = location.href, state = figureState(f)) {
+  const link = new URLSearchParams(Object.fromEntries(Object.entries(state).map(([k, v]) => [`${f.id}.${k}`, v])));
+  if (getLang() === 'zh') link.set('lang', 'zh');
+  return `${new URL(base).pathname}${link.toString() ? `?${link}` : ''}#${f.id}`;
+}
+
 /** The snippets for figure element `f`: {script, cdn, iframe, link}; `phone` = its height in embed.html on a phone. */
 export function snippets(f, base = location.href, phone = 0) {
   const name = f.getAttribute('figure'), state = figureState(f), lang = getLang();
   const attrs = Object.entries(state).map(([k, v]) => ` ${k}="${attr(v)}"`).join('') + (lang === 'zh' ? ' lang="zh"' : '');
   const q = new URLSearchParams({ figure: name, ...state, ...(lang === 'zh' ? { lang } : {}) });
-  const link = new URLSearchParams(Object.fromEntries(Object.entries(state).map(([k, v]) => [`${f.id}.${k}`, v])));
-  if (lang === 'zh') link.set('lang', 'zh');
   const page = new URL(base); page.search = ''; page.hash = '';
   const height = Math.max(Math.ceil(f.getBoundingClientRect().height) + 2 * PAD, phone) || 520;
   const element = `<posenc-figure figure="${name}"${attrs}></posenc-figure>`;
@@ -69,7 +74,7 @@ export function snippets(f, base = location.href, phone = 0) {
     script: `<script type="module" src="/posenc/figures.js"></script>\n${element}`,
     cdn: `<script type="module" src="https://cdn.jsdelivr.net/npm/posenc@${version}/dist/figures.js"></script>\n${element}`,
     iframe: `<iframe src="${new URL(`embed.html?${q}`, page)}" title="${attr(tr(describeFigure(name).title))}" width="100%" height="${height}" frameborder="0" loading="lazy"></iframe>\n${RESIZE}`,
-    link: `${page.pathname}${link.toString() ? `?${link}` : ''}#${f.id}`,
+    link: permalink(f, base, state),
   };
 }
 
@@ -90,9 +95,12 @@ export function addEmbedBars() {
     bar.append(a, ' · ', btn, panel);
     f.after(bar);
     let phone = 0, measured = '';
+    // A closed panel needs only the permalink: the snippets (which measure the figure: a layout per figure when all
+    // bars are added at load) are made when it opens.
     const refresh = () => {
+      a.href = permalink(f); a.textContent = `# ${tr(T.link)}`; btn.textContent = tr(T.embed);
+      if (panel.hidden) return;
       const s = snippets(f, location.href, phone);
-      a.href = s.link; a.textContent = `# ${tr(T.link)}`; btn.textContent = tr(T.embed);
       for (const k of ['script', 'cdn', 'iframe']) { const t = panel.querySelector(`.snippet-${k}`); t.value = s[k]; t.rows = k === 'iframe' ? 5 : 3; }
       for (const el of panel.querySelectorAll('[data-key]')) el.textContent = tr(T[el.dataset.key]);
       // the phone height, measured once per state while the panel is open (the iframe snippet is exact once it is in)

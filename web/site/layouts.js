@@ -2,11 +2,13 @@
 // (float64 angles from the closed form θ_j = 10000^(−2j/r), r the rotated width) and run on a seeded random q, then
 // compared with the posenc kernel ropeApply with the matching layout; the last rows compare across layouts, directly
 // and after the permutation P q = (q0, q2, …, q1, q3, …). Every row's max |Δ| is written to the table's data-diffs.
-import init from 'posenc';
+import { pageApi } from './compute.js';
 import { tr, onLang } from './state.js';
 import { randomRows } from '../src/figures/defs/util.js';
+import { fmt } from '../src/figures/blocks/format.js';
 
-const pe = await init();
+/** @type {any} */
+let pe = null;   // posenc on the main thread, once the first figures have painted (compute.js)
 const $ = (id) => document.getElementById(id);
 const BASE = 10000;
 const theta = (j, r) => BASE ** (-2 * j / r);
@@ -43,6 +45,7 @@ function chatglm2(q, m, d) {
 }
 
 function draw() {
+  if (!pe) return;
   const d = Number($('s4x-d').value), m = Number($('s4x-m').value);
   if (!Number.isInteger(m) || Math.abs(m) > 100000) return;
   const q = Array.from(randomRows(pe, 1, d, 19, 'q').slice(0, d));
@@ -69,7 +72,7 @@ function draw() {
     const r = t.insertRow();
     const th = document.createElement('th'); th.scope = 'row'; th.textContent = tr(a); r.append(th);
     r.insertCell().textContent = tr(b);
-    r.insertCell().textContent = `${diff.toExponential(1)} ${diff < 1e-5 ? '✓' : '✗'}`;
+    r.insertCell().textContent = `${fmt(diff, 6)} ${diff < 1e-5 ? '✓' : '✗'}`;
   }
   t.dataset.diffs = JSON.stringify(rows.map((r) => r[2]));
   t.dataset.d = String(d); t.dataset.m = String(m);
@@ -77,4 +80,4 @@ function draw() {
 $('s4x-form').addEventListener('input', draw);
 $('s4x-form').addEventListener('submit', (e) => e.preventDefault());
 onLang(draw);
-draw();
+pageApi().then((p) => { pe = p; draw(); });

@@ -2,7 +2,7 @@
 // posenc package's API (the page itself only formats). An output whose value depends on a figure's parameters lists
 // them in data-live-inputs="figure.param …" (or form controls by id) and is recomputed when one changes. Text for people; data-value holds the
 // full-precision number for tests. data-digits: significant digits shown (default 4).
-import init from 'posenc';
+import { pageApi } from './compute.js';
 
 const W = { original_max_position_embeddings: 1 };   // ropeFrequencyAnalysis needs a training length; unused here
 const last = (a) => a[a.length - 1];
@@ -104,7 +104,7 @@ function fill(pe, el) {
   }
 }
 
-init().then((pe) => {
+pageApi().then((pe) => {
   const outputs = [...document.querySelectorAll('output[data-live]')];
   for (const el of outputs) {
     fill(pe, el);

@@ -2,7 +2,7 @@
 // gallery configs), each config read by the engine chosen for it (pe.ropeFromConfig's `engine`). A table of what each
 // says (differing rows marked), pe.compareRope's verdict in the page's language, and the rope-compare figure for two
 // configs. A .gguf is read with pe.ropeFromGGUF where the package has it (only the header and the RoPE tensors).
-import init from 'posenc';
+import { pageApi } from './compute.js';
 import { tr, onLang } from './state.js';
 import { configErrorText } from '../src/figures/defs/config-common.js';
 import llama31 from '../../tests/fixtures/configs/Llama-3.1-8B.json?raw';
@@ -239,7 +239,7 @@ function engineMatrix() {
 onLang(update);
 figure.hidden = true;
 update();
-init().then(async (p) => {
+pageApi().then(async (p) => {
   pe = p;
   pairButtons[0].click();   // start with a pair: Llama 3.1 vs Llama 3.2
 });

@@ -33,7 +33,7 @@ export const sections = [
         vec.replaceChildren();
         return;
       }
-      ui.out('s2-shift', sh.diff, sh.diff.toExponential(2));
+      ui.out('s2-shift', sh.diff);
       ui.$('s2-shift-note').replaceChildren(...subs(ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 WebAssembly 的 RoPE 核以位置 −k 施加）'))));
       matTable(vec, [[mathCode('M_k · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [mathCode('p_(pos+k)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
         ['', ...range(6, (c) => `c${c}`)]);
@@ -70,8 +70,8 @@ export const sections = [
       ui.$('s2l-sim').hidden = false;
       ui.$('s2l-from').max = String(r.rows - 1);
       if (r.names.length && ui.$('s2l-name').options.length !== r.names.length) ui.$('s2l-name').replaceChildren(...r.names.map((x) => new Option(x, x, false, x === r.name)));
-      const what = file ? `${file.fileName}${r.name ? ` · ${r.name}` : ''}` : ui.tr(L('stand-in (sinusoidal table) — load a file', '占位（正弦表）——请载入文件'));
-      ui.$('s2l-info').textContent = `${what}: ${r.rows} × ${r.cols}`;
+      ui.$('s2l-info').textContent = file ? `${file.fileName}${r.name ? ` · ${r.name}` : ''}: ${r.rows} × ${r.cols}`
+        : ui.tr(L(`a stand-in, the sinusoidal table (load your own file), ${r.rows} × ${r.cols}`, `占位用的正弦表（可载入自己的文件），${r.rows} × ${r.cols}`));
       ui.$('s2l-info').dataset.rows = String(r.rows);
       const last = r.from + r.show - 1, more = r.rows > r.show;
       const rowLabels = range(r.show, (i) => String(r.from + i));
@@ -80,7 +80,13 @@ export const sections = [
           `第 ${r.from}…${last} 行的余弦相似度${more ? `（共 0…${r.rows - 1} 行；改“相似度起始行”查看其余行）` : ''}`) });
       ui.$('s2l-sim').dataset.from = String(r.from);
       const o = ui.$('s2l-lookup');
-      if (r.error) { o.textContent = ui.tr(r.error); o.dataset.error = 'true'; delete o.dataset.value; }
+      // past the table's end: said for people, with the way out (the API's own message names the parameter and rule)
+      const pos = ui.num('s2l-pos'), past = r.error && Number.isInteger(pos) && pos >= r.rows;
+      if (r.error) {
+        o.textContent = past ? ui.tr(L(`position ${pos} is past the table (rows 0…${r.rows - 1}); tick “clamp” to repeat the last row instead.`,
+          `位置 ${pos} 超出了表的范围（第 0…${r.rows - 1} 行）；勾选“截断”可改为重复最后一行。`)) : ui.tr(r.error);
+        o.dataset.error = 'true'; delete o.dataset.value;
+      }
       else {
         delete o.dataset.error;
         o.textContent = `[${Array.from(r.lookup, (v) => ui.fmt(v, 4)).join(', ')}, …]` + (r.sameAsLast ? ui.tr(L(' = the last row', ' = 最后一行')) : '');
@@ -123,12 +129,12 @@ export const sections = [
       if (!r) return;
       const f = (v) => ui.fmt(v, 7), ok = (a, b, tol = 1e-4 * (1 + Math.abs(a))) => (Math.abs(a - b) <= tol ? '✓' : '✗');
       const c = (id, html, value) => { const el = ui.$(id); el.innerHTML = html; el.dataset.value = String(value); };
-      c('s4d-c1', `${ok(r.c1.lhs, r.c1.shifted)} ⟨R<sub>${m}</sub>q, R<sub>${n}</sub>k⟩ = <b>${f(r.c1.lhs)}</b>; ⟨R<sub>${m + r.c1.s}</sub>q, R<sub>${n + r.c1.s}</sub>k⟩ = <b>${f(r.c1.shifted)}</b> ${ui.tr(L('(both positions moved by 5)', '（两个位置都加 5）'))}`, r.c1.lhs);
+      c('s4d-c1', `${ok(r.c1.lhs, r.c1.shifted)} ⟨R<sub>${m}</sub>q, R<sub>${n}</sub>k⟩ = <b>${f(r.c1.lhs)}</b>; ⟨R<sub>${m + r.c1.s}</sub>q, R<sub>${n + r.c1.s}</sub>k⟩ = <b>${f(r.c1.shifted)}</b>${ui.tr(L(' (both positions moved by 5)', '（两个位置都加 5）'))}`, r.c1.lhs);
       c('s4d-c2', `${ok(r.c2.nq, r.c2.nqm)} ‖q‖² = <b>${f(r.c2.nq)}</b>, ‖R<sub>${m}</sub>q‖² = <b>${f(r.c2.nqm)}</b>`, r.c2.nqm);
-      c('s4d-c3', `${ok(r.c3.rot[0], r.c3.complex[0])}${ok(r.c3.rot[1], r.c3.complex[1])} ${ui.tr(L('pair 0 of the RoPE kernel', 'RoPE 核输出的第 0 对'))}: (<b>${f(r.c3.rot[0])}</b>, <b>${f(r.c3.rot[1])}</b>); (q₀ + i q₁)·e<sup>i·${m}θ₀</sup> ${ui.tr(L('with e<sup>i·m·θ₀</sup> from <code>freqs_cis</code>', '（e<sup>i·m·θ₀</sup> 取自 <code>freqs_cis</code>）'))} = (<b>${f(r.c3.complex[0])}</b>, <b>${f(r.c3.complex[1])}</b>)`, r.c3.rot[0]);
+      c('s4d-c3', `${ok(r.c3.rot[0], r.c3.complex[0])}${ok(r.c3.rot[1], r.c3.complex[1])} ${ui.tr(L('pair 0 of the RoPE kernel: ', 'RoPE 核输出的第 0 对：'))}(<b>${f(r.c3.rot[0])}</b>, <b>${f(r.c3.rot[1])}</b>); (q₀ + i q₁)·e<sup>i·${m}θ₀</sup>${ui.tr(L(' with e<sup>i·m·θ₀</sup> from <code>freqs_cis</code>', '（e<sup>i·m·θ₀</sup> 取自 <code>freqs_cis</code>）'))} = (<b>${f(r.c3.complex[0])}</b>, <b>${f(r.c3.complex[1])}</b>)`, r.c3.rot[0]);
       c('s4d-c4', `${ok(r.c4.lhs, r.c4.rhs)} (R<sub>${m}</sub>q)ᵀ(R<sub>${n}</sub>k) = <b>${f(r.c4.lhs)}</b>; qᵀR<sub>${n - m}</sub>k = <b>${f(r.c4.rhs)}</b>`, r.c4.rhs);
       const F = r.forms, show = Math.min(d, 6);
-      const row = (name, v, diff) => [name, ...Array.from(v.slice(0, show), (x) => ui.fmt(x, 5)), diff === undefined ? '' : diff.toExponential(1)];
+      const row = (name, v, diff) => [name, ...Array.from(v.slice(0, show), (x) => ui.fmt(x, 5)), diff === undefined ? '' : ui.fmt(diff, 6)];
       matTable(ui.$('s4f-table'), [
         row(ui.tr(L('RoPE kernel (wasm ropeApply)', 'RoPE 核（WebAssembly 的 ropeApply）')), F.kernel),
         row(subs(ui.tr(L('block-diagonal R_m · q', '分块对角 R_m · q'))), F.block, F.d_block),
@@ -137,8 +143,8 @@ export const sections = [
         row(ui.tr(L('sign in the sin table, q not swapped (as written in some notes)', '负号放进正弦表但 q 不交换（某些笔记的写法）')), F.literal, F.d_literal),
       ], ['', ...range(show, (i) => `c${i}`), ui.tr(L('max |Δ| vs kernel', '与核输出的最大差'))]);
       ui.$('s4f-table').dataset.diffs = JSON.stringify([F.d_block, F.d_eq23, F.d_flipped, F.d_literal]);
-      ui.out('s4l-diff', r.layout.diff, r.layout.diff.toExponential(2));
-      ui.out('s4l-nop', r.layout.nop, r.layout.nop.toExponential(2));
+      ui.out('s4l-diff', r.layout.diff);
+      ui.out('s4l-nop', r.layout.nop);
     },
   },
   {
@@ -146,7 +152,7 @@ export const sections = [
     async draw(run, ui) {
       const r = await run('s4Cis', {});
       if (!r) return;
-      const cx = (re, im) => `${re.toFixed(4)}${im < 0 ? '−' : '+'}${Math.abs(im).toFixed(4)}j`;
+      const cx = (re, im) => `${ui.fmt(re, 4)} ${im < 0 && ui.fmt(im, 4) !== '0' ? '−' : '+'} ${ui.fmt(Math.abs(im), 4)}j`;
       matTable(ui.$('s4c-table'), range(3, (m) => [`m = ${m}`, ...range(4, (j) => cx(r.cis[(m * 4 + j) * 2], r.cis[(m * 4 + j) * 2 + 1]))]),
         ['', ...range(4, (j) => `θ${j} = ${ui.fmt(r.inv[j], 4)}`)]);
       ui.$('s4c-table').dataset.values = JSON.stringify(Array.from(r.cis));

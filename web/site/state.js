@@ -14,6 +14,7 @@
 // defaults). Long addresses are what servers refuse (HTTP 431 above 8–16 KB of headers) and what make every
 // history.replaceState slow.
 import { describeFigure } from '../src/figures/index.js';
+import { getTheme, setTheme, THEMES } from './theme-switch.js';
 
 /** The most characters of query string the page writes into its address. */
 export const MAX_QUERY = 2000;
@@ -22,16 +23,77 @@ const listeners = new Set();
 let lang = 'en';
 
 export function getLang() { return lang; }
+
+// ── the reader's level: "full" (the default: every derivation, algebra and code listing) or "intuition" (those folded:
+// each [data-level="full"] block is display: none — out of the page and its accessibility tree — with a one-line stub
+// in its place whose button unfolds it) ──
+export const LEVELS = ['full', 'intuition'];
+let level = 'full';
+export function getLevel() { return level; }
+const STUB = { en: 'Folded in the intuition view', zh: '直观模式下已折叠' };
+const UNFOLD = { en: 'Show the full derivation', zh: '显示完整推导' };
+/** The folded blocks in runs: blocks that follow each other (nothing shown between them) share one stub. */
+function runs() {
+  /** @type {Element[][]} */
+  const out = [];
+  for (const block of document.querySelectorAll('main [data-level="full"]')) {
+    let prev = block.previousElementSibling;
+    while (prev?.classList.contains('level-stub')) prev = prev.previousElementSibling;
+    const last = out.at(-1);
+    if (last && prev === last.at(-1)) last.push(block); else out.push([block]);
+  }
+  return out;
+}
+function stubs() {
+  // a block's names: its data-level-title-en/-zh (a heading with a formula in it), else its headings' texts
+  const title = (/** @type {HTMLElement} */ b) => {
+    const given = b.dataset[lang === 'zh' ? 'levelTitleZh' : 'levelTitleEn'];
+    if (given) return [given];
+    return [...b.querySelectorAll('h3')].map((h) => (h.querySelector(`:scope > [lang="${lang}"]`) ?? h).textContent?.trim() ?? '');
+  };
+  for (const run of runs()) {
+    const block = /** @type {HTMLElement} */ (run[0]);
+    let stub = block.previousElementSibling?.classList.contains('level-stub') ? block.previousElementSibling : null;
+    if (!stub) {
+      stub = document.createElement('p'); stub.className = 'level-stub';
+      const text = document.createElement('span'), b = document.createElement('button');
+      b.type = 'button'; b.className = 'level-unfold';
+      b.addEventListener('click', () => {
+        setLevel('full'); block.scrollIntoView();
+        const h = /** @type {HTMLElement | null} */ (block.querySelector('h3, h4'));
+        if (h) { h.setAttribute('tabindex', '-1'); h.focus({ preventScroll: true }); }
+      });
+      stub.append(text, ' ', b);
+      block.before(stub);
+    }
+    const names = run.flatMap((b) => title(/** @type {HTMLElement} */ (b))).filter(Boolean);
+    stub.firstElementChild.textContent = names.length ? (lang === 'zh' ? `${tr(STUB)}：${names.join('；')}。` : `${tr(STUB)}: ${names.join('; ')}.`) : `${tr(STUB)}${lang === 'zh' ? '。' : '.'}`;
+    stub.lastElementChild.textContent = tr(UNFOLD);
+  }
+}
+export function setLevel(l, { write = true } = {}) {
+  level = l === 'intuition' ? 'intuition' : 'full';
+  document.documentElement.dataset.level = level;
+  for (const b of document.querySelectorAll('[data-set-level]')) b.setAttribute('aria-pressed', String(b.dataset.setLevel === level));
+  stubs();
+  if (write) writeUrl();
+  for (const f of levelListeners) f(level);
+}
+const levelListeners = new Set();
+export function onLevel(f) { levelListeners.add(f); }
 export function tr(s) { return typeof s === 'string' ? s : (s[lang] ?? s.en); }
 export function onLang(f) { listeners.add(f); }
 
 export function setLang(l, { write = true } = {}) {
+  const from = lang;
   lang = l === 'zh' ? 'zh' : 'en';
+  languageDefaults(from, lang);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   document.documentElement.dataset.lang = lang;
   for (const b of document.querySelectorAll('[data-set-lang]')) b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
   for (const el of document.querySelectorAll('[data-title-en]')) el.title = el.dataset[lang === 'zh' ? 'titleZh' : 'titleEn'];
   for (const f of figures()) f.setAttribute('lang', lang);
+  stubs();
   document.title = lang === 'zh' ? 'posenc — 位置编码，实时计算' : 'posenc — positional encodings, live';
   if (write) writeUrl();
   showNotice();
@@ -43,14 +105,33 @@ const controls = () => [...document.querySelectorAll('main input[id], main selec
   .filter((el) => !('nourl' in el.dataset) && el.type !== 'file');
 
 const figures = () => [...document.querySelectorAll('main posenc-figure[id]')];
-/** A figure's parameters that differ from its defaults, as attribute strings. */
+// Figures whose default text is English show a Chinese one on the Chinese page, as the default there (a link or an
+// embed snippet from the Chinese page carries it only when the reader changed it). Each text repeats characters, which
+// the "Try this" of the attention figure names: 猫 (tokens 0, 15 of 16), 老 (2, 5), 鼠 (3, 6).
+const ZH_TEXT = '猫抓老鼠，老鼠跑到旧桌子底下。';
+/** @type {Record<string, Record<string, string>>} figure name → parameter → its default on the Chinese page */
+export const ZH_DEFAULTS = { attention: { text: ZH_TEXT }, explorer: { text: ZH_TEXT }, multiplicative: { word: '猫' } };
+/** A figure's parameters that differ from its defaults (on the Chinese page: its Chinese defaults), as attribute strings. */
 export function figureState(f) {
-  const out = {};
+  const out = {}, zh = lang === 'zh' ? ZH_DEFAULTS[f.getAttribute('figure')] ?? {} : {};
   for (const p of describeFigure(f.getAttribute('figure')).params) {
-    const v = f.getAttribute(p.name), def = Array.isArray(p.default) ? p.default.join(',') : String(p.default);
+    const v = f.getAttribute(p.name), def = p.name in zh ? zh[p.name] : Array.isArray(p.default) ? p.default.join(',') : String(p.default);
     if (v != null && v !== def) out[p.name] = v;
   }
   return out;
+}
+/** Switches the figures with an English default text to the language's default, unless the reader set another. */
+function languageDefaults(from, to) {
+  for (const f of figures()) {
+    const zh = ZH_DEFAULTS[f.getAttribute('figure')];
+    if (!zh) continue;
+    const params = describeFigure(f.getAttribute('figure')).params;
+    for (const [name, text] of Object.entries(zh)) {
+      const en = String(params.find((p) => p.name === name)?.default ?? ''), v = f.getAttribute(name) ?? en;
+      if (to === 'zh' && v === en) f.setAttribute(name, text);
+      else if (to === 'en' && from === 'zh' && v === text) f.removeAttribute(name);
+    }
+  }
 }
 
 function valueOf(el) { return el.type === 'checkbox' ? (el.checked ? '1' : '0') : el.value; }
@@ -76,6 +157,8 @@ const T = {
   unknown: L('nothing on this page has this name', '本页没有这个名称'),
   noParam: (fig) => L(`figure "${fig}" has no such parameter`, `图 "${fig}" 没有这个参数`),
   lang: L('must be en or zh', '必须是 en 或 zh'),
+  theme: L('must be auto, light or dark', '必须是 auto、light 或 dark'),
+  level: L('must be full or intuition', '必须是 full 或 intuition'),
 };
 
 function showNotice() {
@@ -109,6 +192,8 @@ function showNotice() {
 export function writeUrl() {
   const entries = [];
   if (lang !== browserLang()) entries.push(['lang', lang]);
+  if (getTheme() !== 'auto') entries.push(['theme', getTheme()]);
+  if (level !== 'full') entries.push(['level', level]);
   for (const el of controls()) {
     const v = valueOf(el);
     if (v !== defaults.get(el.id)) entries.push([el.id, v]);
@@ -193,11 +278,15 @@ export function initState() {
   for (const el of controls()) defaults.set(el.id, valueOf(el));
   const q = new URLSearchParams(location.search);
   const byId = new Map(controls().map((el) => [el.id, el])), figs = new Map(figures().map((f) => [f.id, f])), perFigure = new Map();
-  let urlLang = null;
+  let urlLang = null, urlLevel = 'full';
   for (const [key, v] of q) {
     const dot = key.indexOf('.'), f = dot > 0 ? figs.get(key.slice(0, dot)) : null;
     if (key === 'lang') {
       if (v === 'en' || v === 'zh') urlLang = v; else notes.load.push({ key, value: v, why: T.lang });
+    } else if (key === 'theme') {    // applied by theme-switch.js before the figures were defined; checked here
+      if (!THEMES.includes(v)) notes.load.push({ key, value: v, why: T.theme });
+    } else if (key === 'level') {
+      if (LEVELS.includes(v)) urlLevel = v; else notes.load.push({ key, value: v, why: T.level });
     } else if (byId.has(key)) {
       const el = byId.get(key), why = refuses(el, v);
       if (why) { setValue(el, defaults.get(key)); notes.load.push({ key, value: v, why }); } else setValue(el, v);
@@ -207,6 +296,7 @@ export function initState() {
     } else notes.load.push({ key, value: v, why: T.unknown });
   }
   for (const [f, params] of perFigure) applyFigure(f, params);
+  setLevel(urlLevel, { write: false });
   setLang(urlLang ?? browserLang(), { write: false });
   // Written shortly after the last change, not on every input event: each history.replaceState is a same-document
   // navigation (several ms of main-thread work in Chromium), which would delay the figure being repainted.
@@ -216,5 +306,7 @@ export function initState() {
   document.querySelector('main').addEventListener('change', later);
   document.querySelector('main').addEventListener('figure-change', later);
   for (const b of document.querySelectorAll('[data-set-lang]')) b.addEventListener('click', () => setLang(b.dataset.setLang));
+  for (const b of document.querySelectorAll('[data-set-theme]')) b.addEventListener('click', () => { setTheme(b.dataset.setTheme); writeUrl(); });
+  for (const b of document.querySelectorAll('[data-set-level]')) b.addEventListener('click', () => setLevel(b.dataset.setLevel));
   if (notes.load.length) writeUrl();     // the address drops what was ignored
 }

@@ -1,6 +1,7 @@
-// Tasks of the site's live checks and tables (sections 2–4) that run in the compute worker: each takes the posenc API,
+// Tasks of the site's live checks and tables (sections 2–4) that run in the page's one worker (worker.js: the figures'
+// worker serving these too): each takes the posenc API,
 // plain parameters and a context and returns plain data (typed arrays are transferred to the page). The figures are
-// not here: they are defined once in the package (web/src/figures/defs) and compute in its own worker.
+// not here: they are defined once in the package (web/src/figures/defs) and compute in the same worker.
 // Every number comes from the package's API; the only JavaScript arithmetic here is bookkeeping (copying rows,
 // max |a − b| of two results) and, in §4's table of three ways to compute R_m q, the sums that assemble the notes'
 // formulas from the API's element-wise products and row dot products: showing what each formula computes is that
@@ -11,6 +12,8 @@ import { PosencError } from 'posenc';
 
 
 export const tasks = {
+  /** Nothing: the page sends it at once (compute.js) so the worker and the wasm start loading before any figure asks. */
+  warm() { return null; },
   // ── 2 ──
   s2Shift(pe, { d, base, layout, pos, k }) {
     // M_k p_pos computed by the RoPE kernel: rotating each (sin, cos) pair by −kω_i turns sin(pos ω) into sin((pos+k) ω).

@@ -18,12 +18,16 @@ function fill(el) {
   el.dataset.texSet = '';
 }
 
-/** Fills every formula; resolves when all are in place. */
-export async function fillTex() {
+/** Fills every formula: those on screen now, the rest (nearest the screen first) once `later` has resolved (the first
+ * figures have painted); resolves when all are in place.
+ * @param {Promise<unknown>} [later] */
+export async function fillTex(later) {
   const all = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-tex-k]')]);
-  const h = innerHeight, near = (/** @type {HTMLElement} */ el) => { const r = el.getBoundingClientRect(); return r.bottom > -h && r.top < 2 * h; };
-  const first = all.filter(near);
-  for (const el of first) fill(el);
+  const h = innerHeight, on = (/** @type {HTMLElement} */ el) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < h; };
+  for (const el of all.filter(on)) fill(el);
+  await later;
+  const near = (/** @type {HTMLElement} */ el) => { const r = el.getBoundingClientRect(); return r.bottom > -h && r.top < 2 * h; };
+  for (const el of all.filter((e) => e.dataset.texSet === undefined && near(e))) fill(el);
   const rest = all.filter((el) => el.dataset.texSet === undefined);
   for (let i = 0; i < rest.length; i += 24) {
     await new Promise((r) => setTimeout(r, 0));

@@ -183,7 +183,10 @@ export class PosencFigure extends Base {
     this._job?.cancel();
     const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
     const prog = sr.querySelector('.progress');
-    if (def.long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
+    // def.long: a long computation (progress bar, status, Cancel) always (true) or for some parameters (a function of them)
+    const long = typeof def.long === 'function' ? def.long(p) : !!def.long;
+    if (!long) prog.hidden = true;
+    if (long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
     this._userCancel = false;
     const t0 = performance.now();
     const job = run(name, p, { onProgress: (f) => { bar.value = f; } });
@@ -203,7 +206,7 @@ export class PosencFigure extends Base {
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
     this._logged = null;
-    if (def.long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
+    if (long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
     this._settle();
   }
 
@@ -291,7 +294,7 @@ export class PosencFigure extends Base {
       form.replaceChildren(...Object.entries(def.params).filter(([, s]) => s.type !== 'vec2').map(([name, s]) => {
         const label = document.createElement('label');
         let input;
-        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(String(v), String(v))); }
+        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(s.valueLabels?.[String(v)] ? tr(s.valueLabels[String(v)], lang) : String(v), String(v))); }   // valueLabels: {value: {en, zh}}, the option's text
         else if (s.type === 'bool') { input = document.createElement('input'); input.type = 'checkbox'; }
         else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
         else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = s.min; input.max = s.max; } }

@@ -61,10 +61,10 @@ function startWorker(base, module, simd, make = null) {
       resolve({
         kind: 'worker',
         recycle: (buffer) => w.postMessage({ recycle: buffer }, [buffer]),
-        run(name, params, { onProgress } = {}) {
+        run(name, params, { onProgress, transfer } = {}) {
           const id = next++;
           const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
-          w.postMessage({ id, name, params });
+          w.postMessage({ id, name, params }, transfer ?? []);   // transfer: ArrayBuffers moved, not copied (a file's bytes)
           return { promise, cancel: () => { if (pending.has(id)) w.postMessage({ cancel: id }); } };
         },
       });

@@ -22,8 +22,9 @@ const pool = [];
 const take = (n) => { const i = pool.findIndex((b) => b.byteLength === 4 * n); return i >= 0 ? new Float32Array(pool.splice(i, 1)[0]) : new Float32Array(n); };
 
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife), which cannot hold one.
-/** Serves figure computations on `pe` (the posenc API) in this worker. */
-function serve(pe) {
+/** Serves figure computations on `pe` (the posenc API) in this worker; `extra` ({name: (pe, params, ctx) => result})
+ * adds computations of the embedding page's own under names that are not figures (called with `this` = extra). */
+function serve(pe, extra) {
   self.onmessage = async ({ data }) => {
     if ('cancel' in data) { running.get(data.cancel)?.abort(); return; }
     if ('recycle' in data) { if (pool.length < 4) pool.push(data.recycle); return; }
@@ -36,7 +37,8 @@ function serve(pe) {
       checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (abort.signal.aborted) throw new Cancelled(); },
     };
     try {
-      const t0 = performance.now(), result = await figureDef(name).compute(pe, params, ctx);
+      const t0 = performance.now();
+      const result = await (Object.hasOwn(extra, name) ? extra[name].call(extra, pe, params, ctx) : figureDef(name).compute(pe, params, ctx));
       self.postMessage({ id, result, ms: performance.now() - t0 }, transferables(result));
     } catch (e) {
       if (e instanceof Cancelled || abort.signal.aborted) self.postMessage({ id, cancelled: true });
@@ -45,10 +47,11 @@ function serve(pe) {
   };
   self.postMessage({ ready: true });
 }
-/** Waits for the page's compiled module, then serves (figures-standalone.js calls this in its blob: worker). */
-export function listen() {
+/** Waits for the page's compiled module, then serves (figures-standalone.js calls this in its blob: worker; a page that
+ * runs its own computations in the same worker — the explainer site — passes them as `extra`, see serve). */
+export function listen(extra = {}) {
   self.onmessage = ({ data }) => {
-    if (data.module) instantiate(data.module, data.simd, 'module:', {}).then(serve, (e) => self.postMessage({ ready: true, error: e.message }));
+    if (data.module) instantiate(data.module, data.simd, 'module:', {}).then((pe) => serve(pe, extra), (e) => self.postMessage({ ready: true, error: e.message }));
   };
   self.postMessage({ listening: true });
 }

@@ -67,7 +67,7 @@ export async function figureSVG(pe, o) {
   });
   /** @type {{ id: string, value?: number, text: string }[]} */
   const readouts = (out.readouts || []).map((/** @type {Obj} */ ro) => ({ id: ro.id, value: Number.isFinite(ro.value) ? ro.value : undefined,
-    text: `${t(ro.label)}: ${ro.text != null ? t(ro.text) : fmt(ro.value, 6)}${ro.note ? ` — ${t(ro.note)}` : ''}` }));
+    text: `${t(ro.label)}${lang === 'zh' ? '：' : ': '}${ro.text != null ? t(ro.text) : fmt(ro.value, 6)}${ro.note ? ` — ${t(ro.note)}` : ''}` }));
   const title = tr(def.title, lang), takeaway = tr(def.takeaway, lang);
   const lay = exportLayout(new SvgContext(0, 0), { W, title, takeaway, readouts: readouts.map((x) => x.text), blocks });
   const g = new SvgContext(lay.W, lay.H);

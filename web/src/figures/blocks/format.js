@@ -4,14 +4,37 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { format } from 'd3-format';
 
+const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** a × 10ⁿ with `sig` significant digits (trailing zeros dropped), e.g. 1.19×10⁻⁷. */
+export function sci(v, sig = 3) {
+  const [m, e] = Math.abs(v).toExponential(Math.max(0, sig - 1)).split('e');
+  const mant = m.includes('.') ? m.replace(/0+$/, '').replace(/\.$/, '') : m;
+  return `${v < 0 ? '−' : ''}${mant}×10${e.startsWith('-') ? '⁻' : ''}${[...e.replace(/^[+-]/, '')].map((c) => SUP[Number(c)]).join('')}`;
+}
+/** Digits of an integer string grouped by threes with a narrow no-break space (SI), from 10 000 up. */
+const group = (/** @type {string} */ int) => (int.length > 4 ? int.replace(/\B(?=(\d{3})+$)/g, '\u202f') : int);
+
+/**
+ * A number for people (read-outs, tool tips): at most `digits` decimals and at most 6 significant digits (the results
+ * are float32: a 7th digit is rounding noise — 7.9999990 reads 8); a value that rounds to a whole number is printed as
+ * one; nothing prints as −0 or 0.00e+0; thousands grouped with a narrow space from 10 000; below 0.001 (not 0) and from
+ * 10¹² up as a × 10ⁿ; the minus sign is U+2212.
+ */
 export function fmt(v, digits = 4) {
   if (v === -Infinity) return '−∞';
   if (v === Infinity) return '∞';
   if (typeof v !== 'number' || Number.isNaN(v)) return String(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(Math.max(1, digits - 1)).replace('-', '−');
-  const s = Number.isInteger(v) ? String(v) : v.toFixed(digits);
-  return s.replace('-', '−');
+  if (a === 0) return '0';
+  if (a < 1e-3) return sci(v, Math.min(3, Math.max(1, digits)));
+  if (a >= 1e12) return sci(v, 6);
+  const whole = Math.floor(Math.log10(a)) + 1;                    // digits before the point (≤ 0 below 1)
+  const dec = Math.max(0, Math.min(digits, 6 - Math.max(whole, 0)));
+  let s = a.toFixed(dec);
+  if (Number(s) === 0) return '0';
+  if (/\./.test(s) && Number(s) === Math.round(Number(s))) s = String(Math.round(Number(s)));   // 8.00000 → 8
+  const [int, frac] = s.split('.');
+  return `${v < 0 ? '−' : ''}${group(int)}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
 /** Ticks for [lo, hi]: {values, format} — format is one function for the whole axis. */

@@ -19,7 +19,7 @@ export default {
   },
   /** @type {import('../params.js').FigureTry[]} */
   tries: [{ params: { rope: false }, look: L('Untick RoPE: the five rows of “the” (0, 3, 6, 10, 13) become identical — without positions a word attends the same wherever it stands.',
-    '取消勾选 RoPE：五个 "the" 所在的行（第 0、3、6、10、13 行）变得完全相同——没有位置信息时，一个词不论在哪里，注意力都一样。') }],
+    '取消勾选 RoPE：同一个字（例如中文默认文本里的“老”和“鼠”，各出现两次）所在的各行变得完全相同——没有位置信息时，一个字不论在哪里，注意力都一样。') }],
   panels: () => [{ id: 'map', block: 'heatmap', size: 560 }],
   compute(pe, { text, seq, head_dim, base, rope, causal }, ctx) {
     const { tokens, q, k } = tokensQK(pe, text, seq, head_dim);

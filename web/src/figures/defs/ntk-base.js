@@ -5,6 +5,7 @@
 // divided by exactly s, the digits between by α^(2i/(d−2)). Frequencies from the package (ropeInvFreqScaled with
 // rope_type 'default', 'linear', 'ntk').
 import { L } from '../params.js';
+import { fmt } from '../blocks/format.js';
 import { extensionParams } from './wavelengths.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ rotary_dim: number, rope_theta: number, original_max_position_embeddings: number, factor: number }} P */
@@ -78,7 +79,7 @@ export default {
       },
       readouts: [
         { id: 'beta', label: L('digit base β = base^(2/d)', '进制 β = base^(2/d)'), value: beta, text: `${beta.toPrecision(6)} → ${beta2.toPrecision(6)} (NTK: β·s^(2/(d−2)))` },
-        { id: 'ntk-base', label: L('NTK-aware base = base·s^(d/(d−2))', 'NTK-aware 的底数 = base·s^(d/(d−2))'), value: r.ntkBase, text: r.ntkBase.toPrecision(8) },
+        { id: 'ntk-base', label: L('NTK-aware base = base·s^(d/(d−2))', 'NTK-aware 的底数 = base·s^(d/(d−2))'), value: r.ntkBase, text: fmt(r.ntkBase, 3) },
         { id: 'fastest', label: L('fastest pair, θ′₀ ÷ θ₀', '最快的通道对 θ′₀ ÷ θ₀'), value: r.ntkRatio[0], note: L(`PI: ${(1 / r.s).toPrecision(4)}`, `PI：${(1 / r.s).toPrecision(4)}`) },
         { id: 'beyond', label: L('pairs NTK-aware pushes past the trained angles', 'NTK-aware 推到训练角度之外的通道对'), value: r.beyond ? b1 - b0 + 1 : 0,
           text: r.beyond ? L(`${b0}…${b1} (${b1 - b0 + 1} pairs)`, `${b0}…${b1}（${b1 - b0 + 1} 对）`) : L('none', '无'),

@@ -1,5 +1,6 @@
 // Section 1: without position information, swapping two tokens only permutes the attention scores.
 import { L, FigureError } from '../params.js';
+import { fmt } from '../blocks/format.js';
 
 export default {
   name: 'permutation',
@@ -45,7 +46,7 @@ export default {
       b: { ...o, data: r.sb, rowLabels: r.tokensB, colLabels: r.tokensB, caption: L('two tokens swapped', '交换两个词元后') },
       // its own scale, so a change of 0.01 is as visible as one of 0.5
       diff: { ...o, vmin: -lim, vmax: lim, data: r.delta, rowLabels: r.tokensB, colLabels: r.tokensB, caption: L('S′ − P S Pᵀ (own scale)', 'S′ − P S Pᵀ（单独的色标）') },
-      readouts: [{ id: 'diff', label: L('max |S′ − P S Pᵀ|', 'max |S′ − P S Pᵀ|'), value: r.diff, text: r.diff === 0 ? '0' : r.diff.toExponential(3),
+      readouts: [{ id: 'diff', label: L('max |S′ − P S Pᵀ|', 'max |S′ − P S Pᵀ|'), value: r.diff, text: fmt(r.diff, 6),
         note: same ? L('only permuted (up to rounding): attention cannot tell the two orders apart', '只是重新排列（在舍入误差内）：注意力分不清两种语序')
           : L('the scores changed: with RoPE attention sees the order', '分数本身变了：加了 RoPE 的注意力能看到语序') }],
     };

@@ -23,7 +23,7 @@ export default {
   takeaway: L('The score decays with distance but not forever: with base 10000 and d = 512 it turns back up after a quarter turn of the slowest pair (marked); a larger base pushes that point out.',
     '分数随距离衰减，但不是无限衰减：底数 10000、d = 512 时，在最慢一对转过四分之一圈处（已标出）回升；更大的底数把这个点推远。'),
   params: {
-    qk: { type: 'enum', values: ['ones', 'random', 'mid'], default: 'ones', label: L('q, k', 'q, k') },
+    qk: { type: 'enum', values: ['ones', 'random', 'mid'], valueLabels: { ones: L('all ones', '全 1'), random: L('random, non-negative', '随机（非负）'), mid: L('all ones, q in the middle', '全 1，q 在中间') }, default: 'ones', label: L('q, k', 'q, k') },
     base: { type: 'enum', values: [1000, 10000, 500000, 5000000], default: 10000, label: L('Base', '底数') },
     base2: { type: 'enum', values: [0, 10000, 5000000], default: 5000000, label: L('compare base (0 = none)', '对比底数（0 = 无）') },
     d: { type: 'enum', values: [64, 128, 256, 512], default: 512, label: L('d', 'd') },

@@ -19,7 +19,7 @@ export default {
   description: L('q and k of four numbers form two pairs, (0, 1) and (2, 3). Pair i turns by θᵢ per position: q by mθᵢ, k by nθᵢ. Every cos, sin, rotated vector and product is printed.',
     '四维的 q、k 组成两个通道对 (0, 1) 与 (2, 3)。通道对 i 每个位置转 θᵢ：q 转 mθᵢ，k 转 nθᵢ。每个 cos、sin、旋转后的向量和乘积都印在下面。'),
   takeaway: L('The score is the sum of the two pairs’ dot products, and it equals ⟨q, Rₙ₋ₘk⟩: move m and n together: every cos, sin and rotated number changes, the score does not.',
-    '分数是两个通道对内积之和，并且等于 ⟨q, Rₙ₋ₘk⟩：让 m 和 n 一起变：每个 cos、sin 和旋转后的数都变了，分数却不变。'),
+    '分数是两个通道对内积之和，并且等于 ⟨q, Rₙ₋ₘk⟩。让 m 和 n 一起变，每个 cos、sin 和旋转后的数都会变，分数却不变。'),
   params: {
     m: { type: 'int', min: 0, max: 64, default: 1, slider: true, label: L('m (position of q)', 'm（q 的位置）') },
     n: { type: 'int', min: 0, max: 64, default: 3, slider: true, label: L('n (position of k)', 'n（k 的位置）') },
@@ -77,7 +77,7 @@ export default {
       { id: 'qm', label: L(`Rₘq, q = ${vec(r.q)} turned by mθ`, `Rₘq，即 q = ${vec(r.q)} 旋转 mθ`), value: r.qm[0], text: vec(r.qm),
         note: L('each pair (x, y) → (x cos − y sin, x sin + y cos)', '每对 (x, y) → (x cos − y sin, x sin + y cos)') },
       { id: 'kn', label: L(`Rₙk, k = ${vec(r.k)} turned by nθ`, `Rₙk，即 k = ${vec(r.k)} 旋转 nθ`), value: r.kn[0], text: vec(r.kn) },
-      { id: 'pairs', label: L('dot product of each pair', '每个通道对的内积'), value: r.pairDot[0], text: `${f4(r.pairDot[0])} + ${r.pairDot[1] < 0 ? `(${f4(r.pairDot[1])})` : f4(r.pairDot[1])}` },
+      { id: 'pairs', label: L('dot product of each pair', '每个通道对的内积'), value: r.pairDot[0], text: `${f4(r.pairDot[0])} ${r.pairDot[1] < 0 ? '−' : '+'} ${f4(Math.abs(r.pairDot[1]))}` },
       { id: 'dot', label: L('score ⟨Rₘq, Rₙk⟩', '分数 ⟨Rₘq, Rₙk⟩'), value: r.dot, text: f4(r.dot) },
       { id: 'rel', label: L(`the same from the offset alone: ⟨q, Rₙ₋ₘk⟩, n − m = ${String(n - m).replace('-', '−')}`, `只用位置差也得到同一个数：⟨q, Rₙ₋ₘk⟩，n − m = ${String(n - m).replace('-', '−')}`), value: r.rel, text: f4(r.rel) },
       { id: 'raw', label: L('without rotation ⟨q, k⟩', '不旋转时 ⟨q, k⟩'), value: r.raw, text: f4(r.raw) },

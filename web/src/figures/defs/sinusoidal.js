@@ -14,7 +14,7 @@ export default {
     positions: { type: 'int', min: 2, max: 1024, default: 64, label: L('Positions', '位置数') },
     d: { type: 'enum', values: [16, 32, 64, 128], default: 32, label: L('d', 'd') },
     base: { type: 'enum', values: [100, 1000, 10000], default: 10000, label: L('Base', '底数') },
-    layout: { type: 'enum', values: ['interleaved', 'concatenated', 't2t'], default: 'interleaved', label: L('Layout', '排列') },
+    layout: { type: 'enum', values: ['interleaved', 'concatenated', 't2t'], valueLabels: { interleaved: L('interleaved (sin, cos, sin, …)', '交错（sin, cos, sin, …）'), concatenated: L('concatenated (all sin, then all cos)', '拼接（先全部 sin，再全部 cos）'), t2t: L('tensor2tensor (its frequencies)', '按 tensor2tensor 的频率') }, default: 'interleaved', label: L('Layout', '排列') },
     i: { type: 'int', min: 0, max: 4096, default: 5, label: L('i', 'i') },
     j: { type: 'int', min: 0, max: 4096, default: 12, label: L('j', 'j') },
     s: { type: 'int', min: 0, max: 4096, default: 20, label: L('shift s', '平移 s') },

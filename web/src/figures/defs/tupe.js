@@ -9,7 +9,7 @@ export default {
   description: L('TUPE’s positional term with its own projections U_Q, U_K (sinusoidal p, seeded random projections), one head.',
     'TUPE 的位置项，使用独立的投影 U_Q、U_K（正弦 p，固定种子的随机投影），单个头。'),
   takeaway: L('With its own projections the positional term is a clean function of the two positions, not mixed with word content.',
-    '位置项有自己的投影，是两个位置的干净函数，不与词内容混在一起。'),
+    '位置项有自己的投影，只取决于两个位置，不与词的内容混在一起。'),
   params: {
     n: { type: 'int', min: 2, max: 128, default: 32, label: L('Positions', '位置数') },
     head: { type: 'int', min: 0, max: HEADS - 1, default: 0, label: L(`Head (of ${HEADS})`, `头（共 ${HEADS} 个）`) },
