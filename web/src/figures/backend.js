@@ -5,6 +5,7 @@
 import { L } from './params.js';
 
 /** The `backend` parameter: 'auto' lets pe.gpu decide by the crossover it measured on this machine's adapter. */
+/** @type {import('./params.js').ParamSpec} */
 export const backendParam = {
   type: 'enum', values: ['auto', 'webgpu', 'wasm'], default: 'auto',
   label: L('Backend (auto: WebGPU where measured faster)', '计算后端（auto：实测更快时用 WebGPU）'),
