@@ -80,6 +80,20 @@ const csvCell = (/** @type {unknown} */ v) => (typeof v === 'number' ? String(v)
  */
 export class PosencFigure extends Base {
   static get observedAttributes() { return [...OWN, ...paramNames]; }
+  /** @private @type {Map<string, Block>} */ _blocks = new Map();
+  /** @private */ _panelKey = '';
+  /** @private @type {import('./engine.js').Job | null} */ _job = null;
+  /** @private */ _visible = false;
+  /** @private */ _userCancel = false;
+  /** @private */ _queued = false;
+  /** @private @type {Deferred} */ _deferred = this._newDeferred();
+  /** @private @type {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined } | null} */ _last = null;
+  /** @private @type {string | null} */ _logged = null;
+  /** @private @type {Record<string, Record<string, string>>} */ _bindings = {};
+  /** @private @type {IntersectionObserver | null} */
+  _io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
+    if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io?.disconnect(); this._schedule(); }
+  }, { rootMargin: '200px' }) : null;
 
   constructor() {
     super();
@@ -89,16 +103,6 @@ export class PosencFigure extends Base {
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
       <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button><select class="width"><option value=""></option><option value="680">680 px</option><option value="390">390 px</option></select></span>
       <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
-    /** @private @type {Map<string, Block>} */ this._blocks = new Map();
-    /** @private */ this._panelKey = '';
-    /** @private @type {import('./engine.js').Job | null} */ this._job = null;
-    /** @private */ this._visible = false;
-    /** @private */ this._userCancel = false;
-    /** @private */ this._queued = false;
-    /** @private @type {Deferred} */ this._deferred = this._newDeferred();
-    /** @private @type {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined } | null} */ this._last = null;
-    /** @private @type {string | null} */ this._logged = null;
-    /** @private @type {Record<string, Record<string, string>>} */ this._bindings = {};
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot);
     $(sr, '.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
     $(sr, '.export').addEventListener('click', (e) => { const m = $(sr, '.menu'); m.hidden = !m.hidden; /** @type {HTMLElement} */ (e.currentTarget).setAttribute('aria-expanded', String(!m.hidden)); });
@@ -113,10 +117,6 @@ export class PosencFigure extends Base {
       const bind = this._bindings[panel]?.[detail.id];
       if (bind) this.setAttribute(bind, `${detail.x},${detail.y}`);   // → figure-change
     });
-    /** @private @type {IntersectionObserver | null} */
-    this._io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
-      if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io?.disconnect(); this._schedule(); }
-    }, { rootMargin: '200px' }) : null;
   }
 
   connectedCallback() { watchTheme(this); if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
