@@ -131,23 +131,19 @@ export class PosencFigure extends Base {
 
   /** Follows theme="auto|light|dark" (theme.js): repaints the blocks, which cache their colours, when it changed. */
   _retheme() { if (applyTheme(this)) for (const b of this._blocks.values()) { if (b instanceof PeHeatmap) b._theme = null; b.render(); } }
-  /** Resolves when the current state has been painted; rejects with the error the figure shows. */
-  /** @returns {Promise<PosencFigure>} */
+  /** Resolves when the current state has been painted; rejects with the error the figure shows. @returns {Promise<PosencFigure>} */
   get ready() { return this._deferred.promise; }
   /** The figure's language: its `lang` attribute, else the nearest `lang` of the page ('zh…' → 'zh', else 'en'). @returns {string} */
   get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }
   /** @param {string} v */
   set lang(v) { this.setAttribute('lang', v); }
-  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
-  /** @returns {'worker' | 'main' | null} */
+  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. @returns {'worker' | 'main' | null} */
   get engine() { return engineInfo.kind; }
-  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). */
-  /** @returns {{ name: string, workerMs: number, roundTripMs: number } | null} */
+  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). @returns {{ name: string, workerMs: number, roundTripMs: number } | null} */
   get timing() { return engineInfo.last; }
   /** Computations on this page stopped before they finished (superseded by a newer state, or cancelled). */
   get aborted() { return engineInfo.aborted; }
-  /** The current parameter values (parsed; throws FigureError for a bad attribute). */
-  /** @returns {Record<string, unknown>} */
+  /** The current parameter values (parsed; throws FigureError for a bad attribute). @returns {Record<string, unknown>} */
   get params() { return readParams(figureDef(this.getAttribute('figure') ?? ''), (n) => this.getAttribute(n)); }
 
   /** @private */
@@ -375,8 +371,7 @@ export class PosencFigure extends Base {
     this.setAttribute(el.name, el.type === 'checkbox' ? String(el.checked) : el.value);   // → figure-change
   }
 
-  /** Tells the host page a parameter changed, by any means (the site writes it into the URL): detail {figure, params}. */
-  /** @private */
+  /** Tells the host page a parameter changed, by any means (the site writes it into the URL): detail {figure, params}. @private */
   _changed() {
     const def = defs[this.getAttribute('figure') ?? ''];
     /** @type {Record<string, string>} */
@@ -428,6 +423,7 @@ export class PosencFigure extends Base {
    * @overload @param {{ width?: undefined }} [options] @returns {string}
    */
   /**
+   * The same laid out `width` CSS px wide (240 to 4096; a hidden copy, as toPNG({ width })): the SVG is that wide.
    * @overload @param {{ width: number }} options @returns {Promise<string>}
    */
   /** @param {{ width?: number }} [options] @returns {string | Promise<string>} */
