@@ -55,12 +55,12 @@ test('posenc site: every asset the pages and stylesheets name is served; fonts a
   const fonts = css.flatMap(([, t]) => [...t.matchAll(/url\(\.?\/?([^)"']+\.woff2)\)/g)].map((m) => `assets/${m[1]}`));
   assert.ok(fonts.length >= 15, `${fonts.length} woff2 fonts`);
   assert.equal(css.reduce((n, [, t]) => n + (t.match(/@font-face/g) ?? []).length, 0), fonts.length);   // one file per face
-  const named = new Set(fonts);
+  const named = new Set(fonts), links = JSON.parse(readFileSync(join(site, 'links.json'), 'utf8'));   // assets served from dist/ (the wasm)
   for (const f of files.filter((x) => x.endsWith('.html'))) {
     for (const m of readFileSync(join(site, f), 'utf8').matchAll(/(?:src|href)="(?:\.\/)?(assets\/[^"#?]+)"/g)) named.add(m[1]);
   }
   for (const f of files.filter((x) => /^assets\/.*\.js$/.test(x))) {
-    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/["'`](?:\.\/|\/assets\/)?([\w.-]+\.(?:js|css|wasm|png|svg|woff2))["'`]/g)) if (files.includes(`assets/${m[1]}`) || m[1].endsWith('.wasm')) named.add(`assets/${m[1]}`);
+    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/["'`](?:\.\/|\/assets\/)?([\w.-]+\.(?:js|css|wasm|png|svg|woff2))["'`]/g)) if (files.includes(`assets/${m[1]}`) || `assets/${m[1]}` in links) named.add(`assets/${m[1]}`);
   }
   assert.ok(named.size >= 30, `${named.size} assets`);
   const proc = spawn(process.execPath, [cli, 'site', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
