@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));   // (tests/js: npm test runs it)
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/.bin/tsc');
 const walk = (d) => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
 
