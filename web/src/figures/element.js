@@ -7,18 +7,19 @@
 // Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
 // figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
-import { Base, shadow, define, FONT, $ } from './blocks/base.js';
+import { Base, shadow, define, $ } from './blocks/base.js';
 import { langOf, PeHeatmap } from './blocks/pe-heatmap.js';
 import { PeLines } from './blocks/pe-lines.js';
 import { PeVec2 } from './blocks/pe-vec2.js';
 import { fmt } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
-import { L, tr, readParams, formatParam, FigureError } from './params.js';
+import { tr, readParams, formatParam, FigureError } from './params.js';
 import { run, recycle, engineInfo } from './engine.js';
 import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
-import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { UI, css, fillControls } from './element-ui.js';
 import { toHTML } from './to-html.js';
 import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
@@ -30,43 +31,6 @@ import { exportLayout, paintExport } from './export-layout.js';
 /** @typedef {{ promise: Promise<PosencFigure>, resolve(v: PosencFigure): void, reject(e: unknown): void, settled?: boolean }} Deferred */
 /** @typedef {'png' | 'svg' | 'csv' | 'html'} ExportKind */
 
-const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
-  cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
-  download: L('Download', '下载'), shown: L('as shown', '按当前宽度'), imgWidth: L('image width', '图片宽度'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
-const css = `
-:host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
-[hidden] { display: none !important; }
-.title { font-weight: 700; margin: 0; }
-.takeaway { margin: 2px 0 8px; color: var(--pe-fg); }
-form { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 6px 0 10px; padding: 8px 10px; background: var(--pe-panel); border-radius: 6px; }
-label { display: inline-flex; gap: 6px; align-items: center; flex-wrap: wrap; }
-label.wide { display: flex; flex-direction: column; align-items: stretch; width: 100%; }
-input, select, textarea, button { font: inherit; font-size: 13px; color: inherit; background: var(--pe-bg); border: 1px solid var(--pe-frame); border-radius: 3px; }
-input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textarea { width: 100%; font: 12px ui-monospace, monospace; }
-:focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
-.panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
-.panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
-.panels > pe-lines, .panels > [data-full] { flex: 1 1 100%; min-width: 0; }
-.panels > pe-lines[data-cols="3"] { flex: 1 1 calc(33.3% - 14px); min-width: 240px; }   /* small multiples */
-.readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
-.readouts p { margin: 2px 0; }
-output { font-weight: 600; }
-.note { color: var(--pe-muted); }
-.error { color: #a3130f; background: #fff0ef; border: 1px solid #c9302c; padding: 6px 10px; border-radius: 4px; }
-.progress { display: flex; gap: 8px; align-items: center; margin: 4px 0; }
-.progress button { white-space: nowrap; flex: none; }
-.bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin-top: 6px; font-size: 13px; }
-.bar button { padding: 2px 10px; cursor: pointer; }
-.menu { display: inline-flex; gap: 4px; }
-.backend { color: var(--pe-muted); border: 1px solid var(--pe-grid); border-radius: 9px; padding: 0 8px; font-size: 12px; }
-table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
-/* phones: several planes side by side, two to a row (the clocks: the slider and the hands on one screen) */
-@media (max-width: 600px) { .panels:has(> pe-vec2 + pe-vec2) { gap: 10px 8px; } .panels:has(> pe-vec2 + pe-vec2) > pe-vec2 { width: calc(50vw - 22px); --pe-vec-size: 100%; font-size: 11px; } }
-/* phones: every control a 44 px target (WCAG 2.5.5; the walk measured 18–24 px) */
-@media (pointer: coarse), (max-width: 600px) { select, button, input:not([type=range]):not([type=checkbox]) { min-height: 44px; } input[type=range] { height: 44px; } input[type=checkbox] { width: 24px; height: 24px; } }
-td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
-.scroll { overflow: auto; max-width: 100%; max-height: 320px; }
-`;
 const paramNames = [...new Set(Object.values(defs).flatMap((d) => Object.keys(d.params)))];
 const OWN = ['figure', 'lang', 'controls', 'caption', 'theme'];
 const csvCell = (/** @type {unknown} */ v) => (typeof v === 'number' ? String(v) : /[",\n#]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
@@ -327,41 +291,7 @@ export class PosencFigure extends Base {
     const form = /** @type {HTMLFormElement} */ ($(this.shadowRoot, 'form'));
     const show = this.hasAttribute('controls') && this.getAttribute('controls') !== 'false' && !!def;
     form.hidden = !show;
-    if (!show || !def) return;
-    const lang = this.lang;
-    if (form.dataset.figure !== def.name || form.dataset.lang !== lang) {
-      form.replaceChildren(...Object.entries(def.params).filter(([, s]) => s.type !== 'vec2').map(([name, s]) => {
-        const label = document.createElement('label');
-        /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */
-        let input;
-        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values ?? []) input.append(new Option(String(v), String(v))); }
-        else if (s.type === 'bool') { input = document.createElement('input'); input.type = 'checkbox'; }
-        else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
-        else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = String(s.min); input.max = String(s.max); } }
-        input.name = name;
-        const text = document.createElement('span'); text.textContent = tr(s.label, lang) || name;
-        if (s.type === 'bool') label.append(input, text); else label.append(text, input);
-        if (s.slider) { const o = document.createElement('output'); o.dataset.for = name; label.append(o); }
-        if (s.type === 'string') {
-          // A text box takes at most the parameter's cap: a pasted 50 KB text is cut there by the browser (the page never
-          // holds, validates or lays it out), and a note says so while the box is full.
-          const max = s.maxLength ?? 400;
-          /** @type {HTMLInputElement} */ (input).maxLength = max;
-          const n = document.createElement('span'); n.className = 'note'; n.dataset.capFor = name; n.hidden = true;
-          n.textContent = tr(UI.full, lang).replace('{n}', String(max)); label.append(n);
-        }
-        return label;
-      }));
-      form.dataset.figure = def.name; form.dataset.lang = lang;
-    }
-    for (const el of /** @type {Iterable<HTMLInputElement>} */ (/** @type {unknown} */ (form.elements))) {
-      const s = def.params[el.name];
-      if (!s) continue;
-      const v = p ? formatParam(s, p[el.name]) : this.getAttribute(el.name) ?? formatParam(s, s.default);
-      if (el.type === 'checkbox') el.checked = v === 'true'; else if (el.value !== v && document.activeElement !== this) el.value = v;
-      const o = form.querySelector(`output[data-for="${el.name}"]`); if (o) o.textContent = v;
-      const full = /** @type {HTMLElement | null} */ (form.querySelector(`[data-cap-for="${el.name}"]`)); if (full) full.hidden = el.value.length < el.maxLength;
-    }
+    if (show && def) fillControls(form, def, p, this);
   }
 
   /** @private @param {HTMLInputElement} el */
