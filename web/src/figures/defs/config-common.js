@@ -47,11 +47,11 @@ const VALUES = [[/ \(a string\)/g, '（字符串）'], [/ \(a boolean\)/g, '（�
 /** @param {{ name: string, message: string }} e */
 export function configErrorText(e) {
   const m = /^([\w.[\]-]+): (.+)$/s.exec(e.message);
-  if (m) for (const [re, zh] of RULES) {
-    if (!re.test(m[2])) continue;
-    let rule = typeof zh === 'string' ? m[2].replace(re, zh) : m[2].replace(re, zh);
+  for (const [re, zh] of m ? RULES : []) {
+    if (!re.test(/** @type {RegExpExecArray} */ (m)[2])) continue;
+    let rule = /** @type {RegExpExecArray} */ (m)[2].replace(re, /** @type {any} */ (zh));
     for (const [v, z] of VALUES) rule = rule.replace(v, z);
-    return L(e.message, `参数错误：${m[1]}：${rule}。`);
+    return L(e.message, `参数错误：${/** @type {RegExpExecArray} */ (m)[1]}：${rule}。`);
   }
   return errorText(e);
 }

@@ -39,13 +39,12 @@ export default {
     try {
       out = pe.mropePositionIds({ config: c, input_ids, image_grid_thw: [[1, h, w]] });
     } catch (e) {
-      const err = /** @type {Error} */ (e);
-      throw err?.name === 'PosencError' ? new FigureError(configErrorText({ name: err.name, message: err.message.replace(/^config\./, '') }), 'config') : e;
+      throw /** @type {Error} */ (e)?.name === 'PosencError' ? new FigureError(configErrorText({ name: /** @type {Error} */ (e).name, message: /** @type {Error} */ (e).message.replace(/^config\./, '') }), 'config') : e;
     }
     const half = r.rotary_dim / 2, axes = new Float32Array(half).fill(NaN);
     AXES.forEach((_, a) => {
       const pos = [[0], [0], [0]]; pos[a] = [1];
-      const m = pe.mropeTables({ rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, mrope_section: /** @type {[number, number, number]} */ (r.mrope_section), mrope_interleaved: r.mrope_interleaved ?? undefined, positions: /** @type {[number[], number[], number[]]} */ (pos) });
+      const m = pe.mropeTables({ rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, mrope_section: /** @type {[number, number, number]} */ (r.mrope_section), mrope_interleaved: /** @type {boolean | undefined} */ (r.mrope_interleaved), positions: /** @type {[number[], number[], number[]]} */ (pos) });
       for (let i = 0; i < half; i++) if (m.sin[i] !== 0) axes[i] = a;
     });
     return { ids: Float32Array.from(out.position_ids), L: tokens.length, tokens, rope_deltas: out.rope_deltas, axes, half,

@@ -31,7 +31,7 @@ export default {
     x.forEach((p, i) => {
       const r = varies ? fromConfig(pe, c, { seq_len: p + 1 }) : r0;
       scaling[i] = r.attention_scaling;
-      if (t && r.attn_temperature) temp[i] = /** @type {number} */ (r.attn_temperature.scale_at_seq_len);
+      if (t) temp[i] = /** @type {number} */ (/** @type {NonNullable<typeof r.attn_temperature>} */ (r.attn_temperature).scale_at_seq_len);
       longSet[i] = r.longrope_factors === 'long' ? 1 : 0;
     });
     return { x, scaling, temp: t ? temp : null, mla: r0.mla && r0.mla.softmax_scale_factor, longSet, end,

@@ -19,13 +19,14 @@ export default {
   compute(pe, { config }) {
     const r = fromConfig(pe, config);
     if (!r.layers) return { layers: null, layer_type: r.layer_type };
-    const layers = r.layers, types = [...new Set(layers.map((l) => l.type))], n = layers.length;
+    const types = [...new Set(r.layers.map((l) => l.type))], n = r.layers.length;
     const data = new Float32Array(types.length * n).fill(NaN);
-    layers.forEach((l, i) => { data[types.indexOf(l.type) * n + i] = l.rope ? 1 : 0; });
+    r.layers.forEach((l, i) => { data[types.indexOf(l.type) * n + i] = l.rope ? 1 : 0; });
     const summary = types.map((t) => {
-      const idx = layers.flatMap((l, i) => (l.type === t ? [i] : []));
+      /** @typedef {NonNullable<typeof r.layers>} Layers */
+      const idx = /** @type {Layers} */ (r.layers).flatMap((l, i) => (l.type === t ? [i] : []));
       const rope = r.layer_types[t];
-      return { type: t, count: idx.length, rope: rope ? `${rope.rope_type}, rope_theta ${rope.rope_theta}` : null, nope: idx.filter((i) => !layers[i].rope) };
+      return { type: t, count: idx.length, rope: rope ? `${rope.rope_type}, rope_theta ${rope.rope_theta}` : null, nope: idx.filter((i) => !/** @type {Layers} */ (r.layers)[i].rope) };
     });
     return { layers: { n, types, data, summary }, layer_type: r.layer_type };
   },

@@ -51,7 +51,7 @@ export default {
     // coincide, kept short (a phone-width plot has room for little; the caption says what L and max are)
     /** @type {Map<number, string[]>} */
     const at = new Map();
-    const add = (/** @type {number} */ y, /** @type {string} */ name) => { at.set(y, [...(at.get(y) ?? []), name]); };
+    const add = (/** @type {number} */ y, /** @type {string} */ name) => { if (!at.has(y)) at.set(y, []); /** @type {string[]} */ (at.get(y)).push(name); };
     if (r.original) add(r.original, 'L');
     for (const t of r.types) for (const m of scalingFacts(t).thresholds) add(m.y, m.name);
     if (r.max) add(r.max, 'max');
