@@ -36,6 +36,10 @@ test('dual-chunk: no drawn distance exceeds chunk_size; the decay is Su’s boun
     const bound = pe.ropeDecayBound({ rotary_dim: 128, rope_theta: p.rope_theta, count: n });
     const eff = dist.series.find((s) => s.label === 'dual chunk').y, dca = decay.series.find((s) => s.label === 'dual chunk').y;
     eff.forEach((e, k) => { assert.equal(e, encoded(p.chunk_size, p.local_size, n - 1, n - 1 - k)); assert.ok(Math.abs(dca[k] - bound[e]) <= 1e-6 * Math.abs(bound[e])); });
+    // the takeaway: beyond chunk_size the drawn decay never goes below the bound's smallest value within chunk_size
+    const floor = Math.min(...bound.slice(0, p.chunk_size + 1)), plain = decay.series.find((s) => s.label === 'plain RoPE').y;
+    for (let k = p.chunk_size + 1; k < n; k++) assert.ok(dca[k] >= floor * (1 - 1e-6), `${k}`);
+    assert.ok(Math.min(...plain.slice(p.chunk_size + 1)) < floor, 'plain RoPE keeps falling');
   }
   assert.deepEqual(errors, []);
 });

@@ -27,9 +27,8 @@ test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that 
   assert.ok(await page.$$eval('.katex', (els) => els.length) > 20);
   const ids = await page.$$eval('main posenc-figure', (els) => els.map((e) => e.id));
   // every figure of the package, each once — but 'wavelengths', which §6 merged into scaling-wavelengths (it stays in
-  // the package for the gallery and embeds), and issue 29's figure definitions (items 2 and 3: rope-axes, dual-chunk),
-  // which the page does not place yet
-  const unplaced = new Set(['wavelengths', 'rope-axes', 'dual-chunk']);
+  // the package for the gallery and embeds)
+  const unplaced = new Set(['wavelengths']);
   assert.deepEqual([...ids].sort(), figureNames.filter((n) => !unplaced.has(n) || ids.includes(n)).sort(), 'the page places every figure of the package, each once');
   // (a figure hidden for the model in the config reader — config-scale without factors, config-mrope without M-RoPE — waits)
   for (const id of ids) if (await page.$eval(`#${id}`, (e) => e.checkVisibility())) assert.equal(await ready(id), 'ok', id);

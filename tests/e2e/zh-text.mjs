@@ -6,11 +6,13 @@
 export const PROPER_NAMES = new Set(('RoPE ALiBi xPos LLaMA Llama ChatGLM GLM FLOATER DeBERTa EMD Shaw Transformer XL RoFormer ' +
   'BERT WoBERT GPT NeoX Phi T5 TUPE YaRN LongRoPE NTK PI Hugging Face Meta Press Liu Su Abel CAIL SCM posenc WebAssembly ' +
   'SIMD JSON CSV PNG SVG arXiv torchscale wasm NumPy PyTorch NTK-aware ' +
-  'OPT Flan Qwen Mistral BLOOM MPT XLNet Gemma Haviv Kazemnejad LEX Ke Peng Proof-pile NTK-by-parts').split(' '));
+  'OPT Flan Qwen Mistral BLOOM MPT XLNet Gemma Haviv Kazemnejad LEX Ke Peng Proof-pile NTK-by-parts ' +
+  'Wan Cosmos FLUX HunyuanVideo SigLIP NaFlex vLLM diffusers ' +
+  'KERPLE Sandwich FIRE CoPE PaTH Householder stick-breaking MLP README DeepSeek Golovneva Chi Li Tan Yang NeMo Chen').split(' '));
 // Hugging Face rope_type values (code: the config's own strings, as in "PI (linear)").
 export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.split(' '));
 // Function names written in formulas that are plain text (readouts, captions): math, not English prose.
-export const MATH_NAMES = new Set('max min softmax sin cos exp log clip elu diag Re Im int ms'.split(' '));
+export const MATH_NAMES = new Set('max min softmax sin cos exp log ln clip elu diag Re Im int ms'.split(' '));
 
 /** Visible text of `page` (a Playwright page) as a list of strings, shadow roots included. */
 export function zhVisibleText(page) {

@@ -269,6 +269,10 @@ function discoverKeys(pe, methods, PosencError, words) {
       found[m] = { keys: ['grid', 'fps'], base: [{ _class_name: 'WanTransformer3DModel', attention_head_dim: 24 }, { grid: [2, 3, 4] }], ok: true };
       continue;
     }
+    if (m === 'resizePositionGrid') {
+      found[m] = { keys: ['table', 'rows', 'cols', 'dim', 'height', 'width'], base: [{ table: [1, 2, 3, 4, 5, 6], rows: 2, cols: 3, dim: 1, height: 4, width: 2 }], ok: true };
+      continue;
+    }
     if (m === 'dualChunkDistances') {
       found[m] = { keys: ['chunk_size', 'local_size', 'q_positions', 'k_positions'], base: [{ chunk_size: 16, local_size: 4, q_positions: [0, 5, 20, 40], k_positions: [0, 3, 17, 39] }], ok: true };
       continue;

@@ -36,6 +36,7 @@ const CASES = [
   ['ropeFromConfig', (pe, o) => pe.ropeFromConfig(config, o), { seq_len: 16 }],
   ['ropeAxesFromConfig', (pe, o) => pe.ropeAxesFromConfig(wan, o), { grid: [2, 2, 2] }],
   ['ropeAxesTables', (pe, o) => pe.ropeAxesTables(wan, o), { grid: [2, 2, 2] }],
+  ['resizePositionGrid', (pe, o) => pe.resizePositionGrid(o), { table: [1, 2, 3, 4, 5, 6, 7, 8], rows: 2, cols: 2, dim: 2, height: 3, width: 1 }],
   ['dualChunkDistances', (pe, o) => pe.dualChunkDistances(o), { chunk_size: 16, local_size: 4, q_positions: [0, 20, 40], k_positions: [0, 5, 30] }],
   ['compareRope', (pe, o) => pe.compareRope(pe.ropeFromConfig({ head_dim: 16 }), pe.ropeFromConfig({ head_dim: 16, rope_theta: 500000 }), o), { positions: 64, samples: 16 }],
   ['yarnCorrectionRange', (pe, o) => pe.yarnCorrectionRange(o), { rotary_dim: 128, rope_theta: 1e6, original_max_position_embeddings: 32768,
@@ -98,6 +99,13 @@ const CASES = [
   ['ropeInnerProductSweep', (pe, o) => pe.ropeInnerProductSweep(o), { q: 'ones', k: 'ones', head_dim: 8, inv_freq: [1, 0.1, 0.01, 0.001], count: 5 }],
   ['ropeDecayBound', (pe, o) => pe.ropeDecayBound(o), { rotary_dim: 8, rope_theta: 10000, count: 5, out: new Float32Array(5) }],
   ['ropeFrequencyAnalysis', (pe, o) => pe.ropeFrequencyAnalysis(o), { inv_freq: [1, 0.1], original_max_position_embeddings: 64 }],
+  // research schemes (research.ts)
+  ['kerpleBias', (pe, o) => pe.kerpleBias(o), { kernel: 'log', r1: 1, r2: 0.5, count: 5 }],
+  ['sandwichBias', (pe, o) => pe.sandwichBias(o), { head_dim: 8, num_heads: 4, head: 2, count: 5 }],
+  ['fireDistance', (pe, o) => pe.fireDistance(o), { c: 0.1, L: 512, query_position: 9, count: 5 }],
+  ['copePositions', (pe, o) => pe.copePositions(o), { gate_logits: [0, 1, -1], npos: 4 }],
+  ['stickBreakingWeights', (pe, o) => pe.stickBreakingWeights(o), { logits: [0, 1, -1] }],
+  ['pathScores', (pe, o) => pe.pathScores(o), { q: [1, 0], k: [1, 0, 0, 1], w: [1, 0, 0, 1], beta: [1, 2], head_dim: 2 }],
 ];
 // Methods whose arguments are not an options object (tested by name below).
 const POSITIONAL = ['buildInfo', 'memoryBytes', 'alloc', 'alibiSlopes', 'multiplicativePE', 'tableFromNpy', 'safetensorsTensors',
@@ -111,7 +119,7 @@ const INT_KEYS = new Set(['rotary_dim', 'seq', 'heads', 'head_dim', 'batch', 'd'
   'max_relative_position', 'num_buckets', 'max_distance', 'query_offset', 'position_buckets', 'max_relative_positions', 'n', 'd_model',
   'i', 'j', 'v_dim', 'count', 'q_position', 'k_start']);
 const ARRAY_KEYS = new Set(['q', 'k', 'v', 'cos', 'sin', 'slopes', 'centred', 'positions_h', 'positions_w', 'table_k', 'table_v', 'weights',
-  'r', 'u', 'table', 'pos_key', 'pos_query', 'p', 'u_q', 'u_k', 'inv_freq']);
+  'r', 'u', 'table', 'pos_key', 'pos_query', 'p', 'u_q', 'u_k', 'inv_freq', 'gate_logits', 'logits', 'w', 'beta']);
 
 /** Bad values for an option, by what its valid value is. */
 function badValues(key, valid) {

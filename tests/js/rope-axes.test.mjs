@@ -61,7 +61,7 @@ test('Cosmos: per-axis NTK base 10000·rope_scale^(d/(d−2)), half-split pairs,
 });
 
 test('Flux: axes_dims_rope [16, 56, 56] at θ 10000, pipeline ids (0, row, column)', () => {
-  const r = pe.ropeAxesFromConfig(json('diffusion/flux-class-defaults.json'), { grid: [1, 2, 3] });
+  const r = pe.ropeAxesFromConfig(json('diffusion/flux1-schnell-nf4-transformer.json'), { grid: [1, 2, 3] });
   assert.deepEqual(shape(r), [['index', 16, [0, 8]], ['h', 56, [8, 36]], ['w', 56, [36, 64]]]);
   r.axes.forEach((a) => close(a.inv_freq, freqs(1e4, a.rotary_dim), REL, `flux ${a.name}`));
   assert.deepEqual(r.axes.map((a) => Array.from(a.positions)), [[0], [0, 1], [0, 1, 2]]);
@@ -118,7 +118,7 @@ test('SigLIP 2: learned 2-D absolute positions, a PosencError — never a made-u
 });
 
 test('bad input: diffusers configs are refused by ropeFromConfig, unknown classes and grids named', () => {
-  assert.throws(() => pe.ropeFromConfig(fx('diffusion/flux-class-defaults.json')), /^PosencError: _class_name: 'FluxTransformer2DModel' is a diffusers model config: .* ropeAxesFromConfig/);
+  assert.throws(() => pe.ropeFromConfig(fx('diffusion/flux1-schnell-nf4-transformer.json')), /^PosencError: _class_name: 'FluxTransformer2DModel' is a diffusers model config: .* ropeAxesFromConfig/);
   bad({ _class_name: 'UNet2DConditionModel' }, /^_class_name: 'UNet2DConditionModel' is not a diffusers transformer posenc reads/);
   bad({ model_type: 'llama' }, /^model_type: 'llama' is not a vision model with RoPE .* for a text model use ropeFromConfig/);
   bad(fx('diffusion/wan-t2v-class-defaults.json'), /^grid: must list 3 sizes \(t, h, w\)/, { grid: [2, 2] });

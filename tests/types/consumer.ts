@@ -40,9 +40,10 @@ export async function main(): Promise<number> {
   const axes: RopeAxesFromConfig = pe.ropeAxesFromConfig({ _class_name: 'WanTransformer3DModel' }, { grid: [1, 2, 2] });
   const axisLayout: RopeLayout = axes.layout;
   const grid: Float32Array = pe.ropeAxesTables({ _class_name: 'WanTransformer3DModel' }, { grid: [1, 2, 2] }).cos;
+  const grid2: Float64Array = pe.resizePositionGrid({ table: [1, 2, 3, 4], rows: 2, cols: 2, height: 3, width: 3 });
   const dca: DualChunkDistances = pe.dualChunkDistances({ chunk_size: 16, local_size: 4, q_positions: [3], k_positions: [1] });
   const chunk: number | undefined = pe.ropeFromConfig({ head_dim: 8 }).dual_chunk?.chunk_len;
   // @ts-expect-error: the grid is a list of sizes
   pe.ropeAxesTables({}, { grid: 4 });
-  return cos.length + sin.length + r.scores.length + buckets.length + rotated.length + axes.axes.length + grid.length + dca.max_distance + (chunk ?? 0) + axisLayout.length;
+  return cos.length + sin.length + r.scores.length + buckets.length + rotated.length + axes.axes.length + grid.length + grid2.length + dca.max_distance + (chunk ?? 0) + axisLayout.length;
 }

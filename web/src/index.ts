@@ -54,6 +54,7 @@ export type * from './compare.js';
 export type * from './gguf.js';
 export type * from './rope_engines.js';
 export type * from './rope_axes.js';
+export type * from './research.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
 export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control, WebGpuEntry } from './gpu/index.js';
 

@@ -11,6 +11,7 @@ import { GgufApi } from './gguf.js';
 import { LearnedApi } from './learned.js';
 import { MropeApi } from './mrope.js';
 import { RelativeApi } from './relative.js';
+import { ResearchApi } from './research.js';
 import { RopeApi } from './rope.js';
 import { RopeEnginesApi } from './rope_engines.js';
 import { RopeAxesApi } from './rope_axes.js';
@@ -19,11 +20,11 @@ import { SinusoidalApi } from './sinusoidal.js';
 import { XposApi } from './xpos.js';
 
 const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
-  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi];
+  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi];
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
-  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi {}
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi {}
 export class Posenc extends Core {
   /**
    * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to

@@ -53,6 +53,13 @@ export interface RawModule {
   rotaryDimFor(headDim: number, factor: number): Raw<number>;
   ropeTablesScaled(invFreq: Float64Array, scaling: number, positions: Float64Array): Raw<{ cos: Float32Array; sin: Float32Array }>;
   ropeFreqsCis(invFreq: Float64Array, positions: Float64Array): Raw<Float32Array>;
+  // cpp/bindings/research.cpp
+  kerpleBias(kernel: number, r1: number, r2: number, count: number): Raw<Float64Array>;
+  sandwichBias(headDim: number, numHeads: number, head: number, count: number): Raw<Float64Array>;
+  fireDistance(c: number, L: number, queryPosition: number, count: number): Raw<Float64Array>;
+  copePositions(gateLogits: Address, n: number, npos: number): Raw<Float64Array>;
+  stickBreakingWeights(logits: Address, n: number): Raw<Float64Array>;
+  pathScores(q: Address, k: Address, w: Address, beta: Address, n: number, headDim: number): Raw<Float64Array>;
   // cpp/bindings/alibi.cpp
   alibiSlopes(numHeads: number): Raw<Float64Array>;
   alibiBias(slopes: Address, nHeads: number, qLen: number, kLen: number, mode: number, out: Address): Raw<undefined>;

@@ -10,12 +10,14 @@ import { ropeAxesOf } from './config/axes.js';
 import type { RopeAxesFromConfig, RopeAxesOptions } from './config/axes.js';
 import { MAX_POSITION, dualChunkDistancesOf } from './config/dual_chunk.js';
 import type { DualChunkDistances } from './config/dual_chunk.js';
+import { MAX_SIDE, resizeGridOf } from './grid_resize.js';
 
 export type { RopeAxesFromConfig, RopeAxesOptions, RopeAxis, AxisPositionForm } from './config/axes.js';
 export type { DualChunkDistances } from './config/dual_chunk.js';
 
 const AXES: Schema = { grid: optional(any()), fps: optional(num({ min: 1e-3, max: 1e6 })) };
 const TABLES: Schema = { grid: any(), fps: optional(num({ min: 1e-3, max: 1e6 })), out: out() };
+const RESIZE: Schema = { table: array(), rows: int(1, MAX_SIDE), cols: int(1, MAX_SIDE), dim: int(1, 1 << 16, 1), height: int(1, MAX_SIDE), width: int(1, MAX_SIDE) };
 const DCA: Schema = { chunk_size: int(1, MAX_POSITION), local_size: int(0, MAX_POSITION), q_positions: array(1 << 20), k_positions: array(1 << 20) };
 
 /** Options of {@link Posenc.ropeAxesTables}. */
@@ -26,6 +28,19 @@ export interface RopeAxesTableOptions {
   fps?: number;
   /** Where to write the tables. Default: new arrays. */
   out?: { cos: Out; sin: Out };
+}
+
+/** Options of {@link Posenc.resizePositionGrid}. */
+export interface ResizePositionGridOptions {
+  /** The learned table, row-major [rows, cols, dim] (channels last: SigLIP 2's position_embedding.weight reshaped to (side, side, embed_dim)). */
+  table: ArrayLike<number>;
+  rows: number;
+  cols: number;
+  /** Channels per grid cell. Default 1. */
+  dim?: number;
+  /** The patch grid to resize to (SigLIP 2: `spatial_shapes[i]` = (height, width)). */
+  height: number;
+  width: number;
 }
 
 /** Options of {@link Posenc.dualChunkDistances}; names as `dual_chunk_attention_config`. */
@@ -104,6 +119,21 @@ export class RopeAxesApi extends Core {
     const sec = axes.map((a) => (a ? a.inv_freq.length : 0));
     check(this.raw.mropeTables(pInv, inv.length, sec[0], sec[1], sec[2], t, h, w, n, false, tab.cos.address, tab.sin.address));
     return tab.finish();
+  }
+
+  /**
+   * A learned 2-D position table resized to another patch grid as SigLIP 2 does for every image (transformers
+   * Siglip2VisionEmbeddings.resize_positional_embeddings: F.interpolate bilinear, align_corners=False, antialias=True):
+   * separable, per axis PyTorch's antialiased linear weights (upsampling: bilinear with clamped edges; downsampling by s: a
+   * triangle filter s input cells wide, e.g. [1, 3, 3, 1]/8 for s = 2). Returns [height, width, dim] row-major, float64.
+   * Positions stay absolute and are stretched to the image: a patch's embedding depends on its place as a fraction of
+   * the grid, not on a patch count. Accuracy: float64 sums of at most 2·⌈s⌉ + 1 taps per axis (PyTorch runs float32).
+   * Caps: sides ≤ 4096, dim ≤ 65536, output ≤ 2^26 entries.
+   * @throws PosencError for a table whose length is not rows · cols · dim, non-finite entries, or too large an output.
+   */
+  resizePositionGrid(options: ResizePositionGridOptions): Float64Array {
+    const o = parse('resizePositionGrid', RESIZE, options);
+    return resizeGridOf(o.table as ArrayLike<number>, o.rows, o.cols, o.dim, o.height, o.width);
   }
 
   /**

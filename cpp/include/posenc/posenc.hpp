@@ -11,6 +11,7 @@
 #include "posenc/mrope.hpp"
 #include "posenc/mrope_ids.hpp"
 #include "posenc/relative.hpp"
+#include "posenc/research.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"
 #include "posenc/sinusoidal.hpp"

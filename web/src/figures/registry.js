@@ -34,14 +34,22 @@ import scalingWavelengths from './defs/scaling-wavelengths.js';
 import ropeCompare from './defs/rope-compare.js';
 import dualChunk from './defs/dual-chunk.js';
 import ropeAxes from './defs/rope-axes.js';
+import patchGrid from './defs/patch-grid.js';
+import ropeAllocation from './defs/rope-allocation.js';
+import learnedResize from './defs/learned-resize.js';
 import ropePhasor from './defs/rope-phasor.js';
 import evidenceExtension from './defs/evidence-extension.js';
 import positionCodes from './defs/position-codes.js';
+import researchBias from './defs/research-bias.js';
+import baseTheta from './defs/base-theta.js';
+import factorAdvisor from './defs/factor-advisor.js';
+import yarnAttention from './defs/yarn-attention.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
-  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, ropeAxes, dualChunk, ropePhasor, evidenceExtension, positionCodes];
+  ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes,
+  researchBias, baseTheta, factorAdvisor, yarnAttention];
 /** Every definition by name. @type {Record<string, import('./params.js').FigureDef>} */
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 

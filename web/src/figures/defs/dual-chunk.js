@@ -15,8 +15,8 @@ export default {
   title: L('Dual chunk attention: distances folded back', '双块注意力：距离被折回'),
   description: L('Dual chunk attention (Qwen2.5-1M, vLLM) splits positions into chunks of chunk_size − local_size and rotates queries so that keys in the same chunk keep their distance i − j, keys in the previous chunk get min(i mod L + L, chunk_size) − (j mod L), and older keys min(2L − 1, chunk_size) − (j mod L).',
     '双块注意力（Qwen2.5-1M，vLLM）把位置分成长度为 chunk_size − local_size 的块，并旋转查询：同一块内的键保持距离 i − j，前一块的键得到 min(i % L + L, chunk_size) − (j % L)，更早的键得到 min(2L − 1, chunk_size) − (j % L)（% 为取余）。'),
-  takeaway: L('No query–key distance ever exceeds chunk_size: far keys are folded back into the trained range, so the decay stops at its value near chunk_size instead of following RoPE further — a remapping, not a native long context.',
-    '任何查询与键之间的距离都不超过 chunk_size：远处的键被折回训练过的范围，衰减停在 chunk_size 附近的值，不再沿 RoPE 继续下降——这是重新映射，不是原生的长上下文。'),
+  takeaway: L('No query–key distance ever exceeds chunk_size: far keys are folded back into the trained range, so the decay never falls below its values within chunk_size, where plain RoPE keeps falling — a remapping, not a native long context.',
+    '任何查询与键之间的距离都不超过 chunk_size：远处的键被折回训练过的范围，衰减不会低于它在 chunk_size 以内的取值，而普通 RoPE 会继续下降——这是重新映射，不是原生的长上下文。'),
   params: {
     chunk_size: { type: 'enum', values: [16, 32, 64], default: 32, label: L('chunk_size', 'chunk_size') },
     local_size: { type: 'enum', values: [0, 4, 8], default: 8, label: L('local_size', 'local_size') },

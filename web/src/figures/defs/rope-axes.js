@@ -1,6 +1,7 @@
 // @ts-check
 // Positions in images and video: how a model's config splits the head's rotation pairs over its axes (t, h, w or h, w)
-// and what each token of a small patch grid gets. Computed by pe.ropeAxesFromConfig / pe.ropeAxesTables from the model
+// and what each token of a small patch grid gets (the cos of every pair, and per axis a map of its fastest pair's angle
+// laid out as the token grid: it varies along that axis only). Computed by pe.ropeAxesFromConfig / pe.ropeAxesTables from the model
 // classes' default configs (huggingface/diffusers@58eb52c0, transformers' DINOv3 and Qwen2-VL vision towers).
 import { L } from '../params.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
@@ -35,14 +36,28 @@ export default {
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
   tries: [{ params: { model: 'hunyuan_video' }, look: L('HunyuanVideo: t gets only 8 of 64 pairs (rope_axes_dim 16), at base 256 — its slowest t pair turns 256^(−14/16) ≈ 0.0078 rad per frame.',
     'HunyuanVideo：t 只分到 64 个通道对中的 8 个（rope_axes_dim 16），底数 256——最慢的 t 通道对每帧转 256^(−14/16) ≈ 0.0078 弧度。') }],
-  panels: () => [{ id: 'freq', block: 'lines', height: 220, logY: true }, { id: 'cos', block: 'heatmap', palette: 'rdbu', size: 480 }],
+  // below: one small map per axis — the angle of that axis's fastest pair at every token, laid out as the token grid
+  // (rows h; the frames t side by side, a blank column between frames)
+  panels: (/** @type {P} */ p, /** @type {any} */ r) => [{ id: 'freq', block: 'lines', height: 220, logY: true }, { id: 'cos', block: 'heatmap', palette: 'rdbu', size: 480 },
+    ...(r?.axes ?? []).map((/** @type {any} */ a) => ({ id: `grid-${a.name}`, block: 'heatmap', palette: 'rdbu', size: 300 }))],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { model, grid }) {
     const cfg = MODELS[/** @type {keyof typeof MODELS} */ (model)];
     const r = pe.ropeAxesFromConfig(cfg);
     const sizes = grid.split('x').map(Number), g = r.axes.length === 3 ? sizes : sizes.slice(1);
     const t = pe.ropeAxesTables(cfg, { grid: g });
-    return { model, layout: r.layout, half: r.rotary_dim / 2, tokens: g.reduce((a, b) => a * b, 1), grid: g,
+    const half = r.rotary_dim / 2, tokens = g.reduce((a, b) => a * b, 1);
+    // the token grid as a map: rows h, columns (frame, w) with a NaN column between frames; 2-D models: one frame
+    const [T, H, W] = g.length === 3 ? g : [1, ...g], cols = T * (W + 1) - 1;
+    const grids = r.axes.map((a) => {
+      const m = new Float32Array(H * cols).fill(NaN), p0 = a.pairs[0];
+      for (let k = 0; k < tokens; k++) {
+        const w = k % W, h = Math.floor(k / W) % H, f = Math.floor(k / (W * H));
+        m[h * cols + f * (W + 1) + w] = Math.atan2(t.sin[k * half + p0], t.cos[k * half + p0]);   // the angle the tables rotate by, in (−π, π]
+      }
+      return m;
+    });
+    return { model, layout: r.layout, half, tokens, grid: g, T, H, W, cols, grids,
       axes: r.axes.map((a) => ({ name: a.name, pairs: a.pairs, base: a.base, inv: Float64Array.from(a.inv_freq, (f) => f * a.angle_scale) })), cos: t.cos };
   },
   /** @param {any} r */
@@ -53,6 +68,10 @@ export default {
         caption: L(`radians per position unit of each pair (${r.layout} pairs)`, `每个通道对每单位位置转过的弧度（${r.layout === 'interleaved' ? '相邻通道' : '前后两半'}配对）`), xlabel: L('pair', '通道对'), ylabel: L('rad / position', '弧度 / 位置') },
       cos: { data: r.cos, rows: r.tokens, cols: r.half, caption: L(`cos of each pair for the ${r.grid.join('×')} tokens (last axis fastest)`, `${r.grid.join('×')} 个词元在每个通道对上的 cos（最后一轴变化最快）`),
         xlabel: L('pair →', '通道对 →'), ylabel: L('token ↓', '词元 ↓') },
+      ...Object.fromEntries(r.axes.map((/** @type {any} */ a, /** @type {number} */ i) => [`grid-${a.name}`, { data: r.grids[i], rows: r.H, cols: r.cols, vmin: -Math.PI, vmax: Math.PI, showValues: r.H * r.cols <= 144,
+        caption: L(`${a.name}: angle of pair ${a.pairs[0]} (its fastest) at each token${r.T > 1 ? `; ${r.T} frames side by side` : ''}`,
+          `${zhAxis(a.name)}：每个词元在通道对 ${a.pairs[0]}（它最快的一对）上的角度${r.T > 1 ? `；${r.T} 帧并排` : ''}`),
+        xlabel: L(r.T > 1 ? 'frame t, then column w →' : 'column w →', r.T > 1 ? '帧 t，再到列 w →' : '列 w →'), ylabel: L('row h ↓', '行 h ↓') }])),
       readouts: r.axes.map((/** @type {any} */ a) => ({ id: `pairs-${a.name}`, label: L(`pairs of ${a.name}`, `${zhAxis(a.name)} 的通道对数`), value: a.pairs[1] - a.pairs[0] })),
     };
   },
