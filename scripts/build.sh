@@ -36,7 +36,9 @@ cp build/wasm-threads/posenc-threads.{js,wasm,worker.js} dist/threads/
 echo '{ "type": "commonjs" }' >dist/threads/package.json
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs web/src/index.d.cts dist/
-node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts
+# the figure layer (JavaScript + JSDoc) type-checked strictly, its declarations emitted into build/figures-types
+rm -rf build/figures-types && node_modules/.bin/tsc -p web/src/figures/tsconfig.json
+node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts (+ dist/figures/)
 cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.cjs, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
 node scripts/site-into-dist.mjs   # the explainer in the package (npx posenc site), sharing dist/'s files

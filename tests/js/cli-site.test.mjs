@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -42,6 +43,31 @@ test('posenc site: serves the explainer, embed.html and the gallery offline', as
       assert.ok(wasmTypes.length && wasmTypes.every((t) => t === 'application/wasm'), String(wasmTypes) + String(wasm));
       assert.deepEqual(errors, []);
     } finally { await browser.close(); }
+  } finally { proc.kill(); }
+});
+
+// The package keeps one font format (woff2) of KaTeX's fonts: every file a page, script or stylesheet of dist/site
+// names — fonts, scripts, styles, images, the wasm — is served, and no stylesheet names a .woff or .ttf any more.
+test('posenc site: every asset the pages and stylesheets name is served; fonts as woff2 only', async () => {
+  const site = join(repo, 'dist/site'), files = readdirSync(site, { recursive: true }).map(String);
+  assert.deepEqual(files.filter((f) => /\.(?:ttf|woff)$/.test(f)), []);
+  const css = files.filter((f) => f.endsWith('.css')).map((f) => [f, readFileSync(join(site, f), 'utf8')]);
+  const fonts = css.flatMap(([, t]) => [...t.matchAll(/url\(\.?\/?([^)"']+\.woff2)\)/g)].map((m) => `assets/${m[1]}`));
+  assert.ok(fonts.length >= 15, `${fonts.length} woff2 fonts`);
+  assert.equal(css.reduce((n, [, t]) => n + (t.match(/@font-face/g) ?? []).length, 0), fonts.length);   // one file per face
+  const named = new Set(fonts), links = JSON.parse(readFileSync(join(site, 'links.json'), 'utf8'));   // assets served from dist/ (the wasm)
+  for (const f of files.filter((x) => x.endsWith('.html'))) {
+    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/(?:src|href)="(?:\.\/)?(assets\/[^"#?]+)"/g)) named.add(m[1]);
+  }
+  for (const f of files.filter((x) => /^assets\/.*\.js$/.test(x))) {
+    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/["'`](?:\.\/|\/assets\/)?([\w.-]+\.(?:js|css|wasm|png|svg|woff2))["'`]/g)) if (files.includes(`assets/${m[1]}`) || `assets/${m[1]}` in links) named.add(`assets/${m[1]}`);
+  }
+  assert.ok(named.size >= 30, `${named.size} assets`);
+  const proc = spawn(process.execPath, [cli, 'site', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const [line] = await once(proc.stdout, 'data');
+    const base = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(String(line))?.[1];
+    for (const a of named) { const r = await fetch(base + a); assert.equal(r.status, 200, a); await r.arrayBuffer(); }
   } finally { proc.kill(); }
 });
 

@@ -1,7 +1,7 @@
 // The scaling dict of a Hugging Face config (`rope_scaling` / `rope_parameters`): rope_type names, the keys each
 // rope_type reads (transformers' `RotaryEmbeddingConfigMixin._validate_*_rope_parameters`), and the flat struct the
 // C++ core computes from. The config reader itself is in config/read.ts.
-import type { RawRopeScaling } from './raw.js';
+import type { Llama3Bands, RawRopeScaling, YarnCorrectionRange } from './raw.js';
 import { PosencError, booleanOr, countOr, finiteOr, numberList } from './validate.js';
 
 /**
@@ -87,4 +87,22 @@ export function rawScaling(o: Record<string, unknown>, prefix = ''): RawRopeScal
     low_freq_factor: finiteOr(n('low_freq_factor'), o.low_freq_factor, 1),
     high_freq_factor: finiteOr(n('high_freq_factor'), o.high_freq_factor, 4),
   };
+}
+
+/** Result of {@link Posenc.ropeInvFreqScaled} (here, with the scaling parameters, so the config readers need not import the API). */
+export interface ScaledInvFreq {
+  /** rotary_dim/2 inverse frequencies, float64. */
+  inv_freq: Float64Array;
+  /** Multiplies cos and sin (HF `attention_scaling`); 1 for default, linear, ntk, dynamic, llama3, proportional. */
+  attention_scaling: number;
+  /** The base the frequencies come from: rope_theta, or the NTK-scaled base (ntk, dynamic at seq_len). */
+  effective_base: number;
+  /** The factor in use (yarn/longrope: max_position_embeddings / original when unset); null for default. */
+  factor: number | null;
+  /** yarn: the ramp's pair indices (see {@link Posenc.yarnCorrectionRange}); else null. */
+  yarn_correction_range: YarnCorrectionRange | null;
+  /** llama3: the band edges (see {@link Posenc.llama3Bands}); else null. */
+  llama3_bands: Llama3Bands | null;
+  /** longrope: the factor list used at seq_len; else null. */
+  longrope_factors: 'short' | 'long' | null;
 }

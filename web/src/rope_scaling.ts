@@ -5,7 +5,8 @@ import { ropeFromConfigOf } from './config/rope_from_config.js';
 import type { ConfigRope, RopeFromConfig } from './config/rope_from_config.js';
 import type { Llama3Bands, YarnCorrectionRange } from './raw.js';
 import { rawScaling } from './rope_config.js';
-import type { RopeScalingParams } from './rope_config.js';
+import type { RopeScalingParams, ScaledInvFreq } from './rope_config.js';
+export type { ScaledInvFreq } from './rope_config.js';
 import { WasmBuffer, intoOut } from './buffers.js';
 import { ATTENTION_SCALING, ropeInvFreqOf, tables } from './rope.js';
 import type { Out, RopeFrequencyOptions } from './rope.js';
@@ -36,23 +37,6 @@ export interface RopeFromConfigOptions {
   max_model_len?: number;
 }
 
-/** Result of {@link Posenc.ropeInvFreqScaled}. */
-export interface ScaledInvFreq {
-  /** rotary_dim/2 inverse frequencies, float64. */
-  inv_freq: Float64Array;
-  /** Multiplies cos and sin (HF `attention_scaling`); 1 for default, linear, ntk, dynamic, llama3, proportional. */
-  attention_scaling: number;
-  /** The base the frequencies come from: rope_theta, or the NTK-scaled base (ntk, dynamic at seq_len). */
-  effective_base: number;
-  /** The factor in use (yarn/longrope: max_position_embeddings / original when unset); null for default. */
-  factor: number | null;
-  /** yarn: the ramp's pair indices (see {@link Posenc.yarnCorrectionRange}); else null. */
-  yarn_correction_range: YarnCorrectionRange | null;
-  /** llama3: the band edges (see {@link Posenc.llama3Bands}); else null. */
-  llama3_bands: Llama3Bands | null;
-  /** longrope: the factor list used at seq_len; else null. */
-  longrope_factors: 'short' | 'long' | null;
-}
 
 /** Options of {@link Posenc.ropeInvFreqScaled}: the scaling dict's fields with HF names, flattened. */
 export interface RopeScalingOptions extends RopeScalingParams {

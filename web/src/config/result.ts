@@ -1,7 +1,7 @@
 // The result types of `pe.ropeFromConfig` (config/rope_from_config.ts computes them; config/engines.ts rewrites them
 // per engine). Their own file so that neither of those imports the other's code.
 import type { RopeScalingParams, RopeType } from '../rope_config.js';
-import type { ScaledInvFreq } from '../rope_scaling.js';
+import type { ScaledInvFreq } from '../rope_config.js';
 import type { ConfigLayout } from './read.js';
 
 /** The engines whose reading of a config posenc models (transformers is the reference). */

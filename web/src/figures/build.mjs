@@ -4,13 +4,15 @@
 //                           ./index.js (the posenc API) only when it must compute on the main thread
 //   dist/figures-worker.js  the compute worker, with the posenc API bundled in (#instance: it instantiates the module
 //                           the page compiled and posted, so it references no .wasm)
-//   dist/figures.d.ts       the types (written by hand: figures.d.ts here); figures.cjs + figures.d.cts: require()
+//   dist/figures.d.ts, dist/figures/…  the types, emitted by tsc from the JSDoc (tsconfig.json here, run first by
+//                           scripts/build.sh; declarations.mjs); figures.cjs + figures.d.cts: require()
 // Two separate builds, so each file is self-contained. The worker is referenced as
 // `new Worker(new URL('./figures-worker.js', import.meta.url), …)` in the output, the form bundlers recognise.
 import { build } from 'vite';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { writeDeclarations } from './declarations.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const out = here('../../../dist');
@@ -37,7 +39,7 @@ for (const [name, entry, external] of [['figures', 'index.js', true], ['figures-
     },
   });
 }
-for (const f of ['figures.d.ts', 'figures.d.cts', 'figures.cjs', 'widget.d.ts', 'widget.d.cts', 'widget.cjs']) copyFileSync(here(f), `${out}/${f}`);
+for (const f of ['figures.cjs', 'widget.cjs']) copyFileSync(here(f), `${out}/${f}`);
 copyFileSync(here('loader.js'), `${out}/figures-loader.js`);   // the classic-script loader (as written: it is small)
 
 // dist/figures-standalone.js: one classic script (iife) holding the element, the worker's code (the same text, started
@@ -76,3 +78,7 @@ await build({
     lib: { entry: here('widget.js'), formats: ['es'], fileName: () => 'widget.js' },
   },
 });
+
+// The declarations (dist/figures.d.ts, dist/figures/…, .d.cts, widget.d.ts): from tsc's output, once dist/figures.js and
+// dist/widget.js exist (the require() typings list their exports).
+await writeDeclarations();

@@ -1,3 +1,4 @@
+// @ts-check
 // <posenc-figure figure="NAME">: any explainer figure by name, computed through the package (engine.js) and drawn
 // with the building blocks. Attributes: the figure's parameters (same names and values as the site's URL state),
 // plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
@@ -6,65 +7,57 @@
 // Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
 // figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
-import { Base, shadow, define, FONT } from './blocks/base.js';
-import { langOf } from './blocks/pe-heatmap.js';
-import './blocks/pe-lines.js';
-import './blocks/pe-vec2.js';
+import { Base, shadow, define, $ } from './blocks/base.js';
+import { langOf, PeHeatmap } from './blocks/pe-heatmap.js';
+import { PeLines } from './blocks/pe-lines.js';
+import { PeVec2 } from './blocks/pe-vec2.js';
 import { fmt } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
-import { L, tr, readParams, formatParam, FigureError } from './params.js';
+import { tr, readParams, formatParam, FigureError } from './params.js';
 import { run, recycle, engineInfo } from './engine.js';
 import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
-import { LIGHT_CSS, applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { applyTheme, watchTheme, unwatchTheme } from './theme.js';
+import { UI, css, fillControls } from './element-ui.js';
 import { toHTML } from './to-html.js';
 import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
 
-const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
-  cancelled: L('cancelled', '已取消'), firstRows: L('first {n} rows of {m}; the CSV has them all', '共 {m} 行，显示前 {n} 行；CSV 含全部'),
-  download: L('Download', '下载'), shown: L('as shown', '按当前宽度'), imgWidth: L('image width', '图片宽度'), full: L('(at most {n} characters: the rest is not taken)', '（最多 {n} 个字符，超出部分不采用）') };
-const css = `
-:host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
-[hidden] { display: none !important; }
-.title { font-weight: 700; margin: 0; }
-.takeaway { margin: 2px 0 8px; color: var(--pe-fg); }
-form { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 6px 0 10px; padding: 8px 10px; background: var(--pe-panel); border-radius: 6px; }
-label { display: inline-flex; gap: 6px; align-items: center; flex-wrap: wrap; }
-label.wide { display: flex; flex-direction: column; align-items: stretch; width: 100%; }
-input, select, textarea, button { font: inherit; font-size: 13px; color: inherit; background: var(--pe-bg); border: 1px solid var(--pe-frame); border-radius: 3px; }
-input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textarea { width: 100%; font: 12px ui-monospace, monospace; }
-:focus-visible { outline: 2px solid var(--pe-focus); outline-offset: 2px; }
-.panels { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
-.panels:empty { min-height: 260px; }   /* room for the first paint, so the page below does not jump */
-.panels > pe-lines, .panels > [data-full] { flex: 1 1 100%; min-width: 0; }
-.panels > pe-lines[data-cols="3"] { flex: 1 1 calc(33.3% - 14px); min-width: 240px; }   /* small multiples */
-.readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
-.readouts p { margin: 2px 0; }
-output { font-weight: 600; }
-.note { color: var(--pe-muted); }
-.error { color: #a3130f; background: #fff0ef; border: 1px solid #c9302c; padding: 6px 10px; border-radius: 4px; }
-.progress { display: flex; gap: 8px; align-items: center; margin: 4px 0; }
-.progress button { white-space: nowrap; flex: none; }
-.bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin-top: 6px; font-size: 13px; }
-.bar button { padding: 2px 10px; cursor: pointer; }
-.menu { display: inline-flex; gap: 4px; }
-.backend { color: var(--pe-muted); border: 1px solid var(--pe-grid); border-radius: 9px; padding: 0 8px; font-size: 12px; }
-table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
-/* phones: several planes side by side, two to a row (the clocks: the slider and the hands on one screen) */
-@media (max-width: 600px) { .panels:has(> pe-vec2 + pe-vec2) { gap: 10px 8px; } .panels:has(> pe-vec2 + pe-vec2) > pe-vec2 { width: calc(50vw - 22px); --pe-vec-size: 100%; font-size: 11px; } }
-/* phones: every control a 44 px target (WCAG 2.5.5; the walk measured 18–24 px) */
-@media (pointer: coarse), (max-width: 600px) { select, button, input:not([type=range]):not([type=checkbox]) { min-height: 44px; } input[type=range] { height: 44px; } input[type=checkbox] { width: 24px; height: 24px; } }
-td, th { border: 1px solid var(--pe-grid); padding: 1px 6px; text-align: right; white-space: nowrap; }
-.scroll { overflow: auto; max-width: 100%; max-height: 320px; }
-`;
+/** @typedef {import('./params.js').FigureDef} FigureDef */
+/** @typedef {import('./params.js').PanelSpec} PanelSpec */
+/** @typedef {import('./params.js').Bilingual} Bilingual */
+/** @typedef {PeHeatmap | PeLines | PeVec2} Block */
+/** @typedef {{ promise: Promise<PosencFigure>, resolve(v: PosencFigure): void, reject(e: unknown): void, settled?: boolean }} Deferred */
+/** @typedef {'png' | 'svg' | 'csv' | 'html'} ExportKind */
+
 const paramNames = [...new Set(Object.values(defs).flatMap((d) => Object.keys(d.params)))];
 const OWN = ['figure', 'lang', 'controls', 'caption', 'theme'];
-const csvCell = (v) => (typeof v === 'number' ? String(v) : /[",\n#]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+const csvCell = (/** @type {unknown} */ v) => (typeof v === 'number' ? String(v) : /[",\n#]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
+/**
+ * `<posenc-figure figure="NAME">`. Attributes: the figure's parameters (see {@link describeFigure}); `lang="en|zh"`
+ * (default: the nearest `lang` of the page); `controls` (show the figure's controls); `caption` (absent: title and
+ * takeaway; `"false"`: none; other text: that caption); `theme="auto|light|dark"` (auto, the default, follows the page's
+ * dark mode). Changes re-render. Events: `figure-change` {figure, params} whenever a parameter attribute changes (its
+ * controls, a drag, the page).
+ */
 export class PosencFigure extends Base {
   static get observedAttributes() { return [...OWN, ...paramNames]; }
+  /** @private @type {Map<string, Block>} */ _blocks = new Map();
+  /** @private */ _panelKey = '';
+  /** @private @type {import('./engine.js').Job | null} */ _job = null;
+  /** @private */ _visible = false;
+  /** @private */ _userCancel = false;
+  /** @private */ _queued = false;
+  /** @private @type {Deferred} */ _deferred = this._newDeferred();
+  /** @private @type {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined } | null} */ _last = null;
+  /** @private @type {string | null} */ _logged = null;
+  /** @private @type {Record<string, Record<string, string>>} */ _bindings = {};
+  /** @private @type {IntersectionObserver | null} */
+  _io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
+    if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io?.disconnect(); this._schedule(); }
+  }, { rootMargin: '200px' }) : null;
 
   constructor() {
     super();
@@ -74,61 +67,63 @@ export class PosencFigure extends Base {
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
       <button type="button" data-x="png">PNG</button><button type="button" data-x="svg">SVG</button><button type="button" data-x="csv">CSV</button><button type="button" data-x="html" title="one self-contained file: opens offline, in an iframe">HTML</button><select class="width"><option value=""></option><option value="680">680 px</option><option value="390">390 px</option></select></span>
       <details class="data"><summary></summary><div class="scroll"></div></details><span class="backend" part="backend" hidden></span><span class="note export-error" role="status" hidden></span></div>`);
-    this._blocks = new Map(); this._panelKey = ''; this._job = null; this._visible = false; this._deferred = null;
-    this._newDeferred();
-    const sr = this.shadowRoot;
-    sr.querySelector('.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
-    sr.querySelector('.export').addEventListener('click', (e) => { const m = sr.querySelector('.menu'); m.hidden = !m.hidden; e.currentTarget.setAttribute('aria-expanded', String(!m.hidden)); });
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot);
+    $(sr, '.cancel').addEventListener('click', () => { this._userCancel = true; this._job?.cancel(); });
+    $(sr, '.export').addEventListener('click', (e) => { const m = $(sr, '.menu'); m.hidden = !m.hidden; /** @type {HTMLElement} */ (e.currentTarget).setAttribute('aria-expanded', String(!m.hidden)); });
     // a download that fails (HTML where the bundler did not emit figures-standalone.js) says why, beside the menu
-    sr.querySelector('.menu').addEventListener('click', (e) => { const x = e.target.dataset?.x; if (x) this.download(x, { width: Number(sr.querySelector('.width').value) || undefined }).then(() => { sr.querySelector('.export-error').hidden = true; }, (err) => { Object.assign(sr.querySelector('.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
-    sr.querySelector('details').addEventListener('toggle', () => this._fillDataTable());
-    sr.querySelector('form').addEventListener('submit', (e) => e.preventDefault());
-    sr.querySelector('form').addEventListener('input', (e) => this._fromControl(e.target));
-    sr.querySelector('form').addEventListener('change', (e) => this._fromControl(e.target));
-    sr.querySelector('.panels').addEventListener('vector-change', (e) => {
-      const bind = this._bindings?.[e.target.dataset.panel]?.[e.detail.id];
-      if (bind) this.setAttribute(bind, `${e.detail.x},${e.detail.y}`);   // → figure-change
+    $(sr, '.menu').addEventListener('click', (e) => { const x = /** @type {HTMLElement} */ (e.target).dataset?.x; if (x) this.download(/** @type {ExportKind} */ (x), { width: Number(/** @type {HTMLSelectElement} */ ($(sr, '.width')).value) || undefined }).then(() => { $(sr, '.export-error').hidden = true; }, (err) => { Object.assign($(sr, '.export-error'), { textContent: err.message, hidden: false }); console.warn(err.message); }); });
+    $(sr, 'details').addEventListener('toggle', () => this._fillDataTable());
+    $(sr, 'form').addEventListener('submit', (e) => e.preventDefault());
+    $(sr, 'form').addEventListener('input', (e) => this._fromControl(/** @type {HTMLInputElement} */ (e.target)));
+    $(sr, 'form').addEventListener('change', (e) => this._fromControl(/** @type {HTMLInputElement} */ (e.target)));
+    $(sr, '.panels').addEventListener('vector-change', (e) => {
+      const { detail } = /** @type {CustomEvent<{ id: string, x: number, y: number }>} */ (e), panel = /** @type {HTMLElement} */ (e.target).dataset.panel ?? '';
+      const bind = this._bindings[panel]?.[detail.id];
+      if (bind) this.setAttribute(bind, `${detail.x},${detail.y}`);   // → figure-change
     });
-    this._io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
-      if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io.disconnect(); this._schedule(); }
-    }, { rootMargin: '200px' }) : null;
   }
 
   connectedCallback() { watchTheme(this); if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
   disconnectedCallback() { unwatchTheme(this); this._io?.disconnect(); this._job?.cancel(); }
+  /** @param {string} name @param {string | null} old @param {string | null} value */
   attributeChangedCallback(name, old, value) {
     if (name === 'theme' && this.isConnected) this._retheme();
     // A parameter changed (its own controls, a drag, or the host page): tell the page (URL state, live numbers).
-    if (old !== value && !OWN.includes(name) && defs[this.getAttribute('figure')]?.params[name]) this._changed();
+    if (old !== value && !OWN.includes(name) && defs[this.getAttribute('figure') ?? '']?.params[name]) this._changed();
     this._schedule();
   }
 
   /** Follows theme="auto|light|dark" (theme.js): repaints the blocks, which cache their colours, when it changed. */
-  _retheme() { if (applyTheme(this)) for (const b of this._blocks.values()) { b._theme = null; b.render(); } }
-  /** Resolves when the current state has been painted; rejects with the error the figure shows. */
+  _retheme() { if (applyTheme(this)) for (const b of this._blocks.values()) { if (b instanceof PeHeatmap) b._theme = null; b.render(); } }
+  /** Resolves when the current state has been painted; rejects with the error the figure shows. @returns {Promise<PosencFigure>} */
   get ready() { return this._deferred.promise; }
+  /** The figure's language: its `lang` attribute, else the nearest `lang` of the page ('zh…' → 'zh', else 'en'). @returns {string} */
   get lang() { const l = this.getAttribute('lang') || langOf(this.parentNode ? this.parentNode : this) || ''; return l.startsWith('zh') ? 'zh' : 'en'; }
+  /** @param {string} v */
   set lang(v) { this.setAttribute('lang', v); }
-  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. */
+  /** Where figures compute: 'worker', 'main' (no worker could start), or null before the first computation. @returns {'worker' | 'main' | null} */
   get engine() { return engineInfo.kind; }
-  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). */
+  /** Timing of the last computation that finished in the worker: {name, workerMs, roundTripMs} (benchmarks). @returns {{ name: string, workerMs: number, roundTripMs: number } | null} */
   get timing() { return engineInfo.last; }
   /** Computations on this page stopped before they finished (superseded by a newer state, or cancelled). */
   get aborted() { return engineInfo.aborted; }
-  /** The current parameter values (parsed; throws FigureError for a bad attribute). */
-  get params() { return readParams(figureDef(this.getAttribute('figure')), (n) => this.getAttribute(n)); }
+  /** The current parameter values (parsed; throws FigureError for a bad attribute). @returns {Record<string, unknown>} */
+  get params() { return readParams(figureDef(this.getAttribute('figure') ?? ''), (n) => this.getAttribute(n)); }
 
+  /** @private */
   _newDeferred() {
-    const d = {}; d.promise = new Promise((res, rej) => { d.resolve = res; d.reject = rej; });
+    const d = /** @type {Deferred} */ ({}); d.promise = new Promise((res, rej) => { d.resolve = res; d.reject = rej; });
     d.promise.catch(() => {}); // rejections are reported in the figure and on the console, not as unhandled
-    this._deferred = d;
+    return (this._deferred = d);
   }
+  /** @private */
   _schedule() {
     if (this._deferred.settled) this._newDeferred();
     if (this._queued) return;
     this._queued = true;
     queueMicrotask(() => { this._queued = false; this._update(); });
   }
+  /** @private @param {unknown} [err] */
   _settle(err) {
     const d = this._deferred;
     if (d.settled) return;
@@ -136,30 +131,33 @@ export class PosencFigure extends Base {
     if (err) d.reject(err); else d.resolve(this);
   }
 
+  /** @private @param {Bilingual | string | null | undefined} s */
   _text(s) { return tr(s, this.lang); }
 
+  /** @private @param {FigureDef | undefined} def */
   _chrome(def) {
-    const sr = this.shadowRoot, cap = this.getAttribute('caption');
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot), cap = this.getAttribute('caption');
     // Text is written only when it changes: a repaint then leaves the layout of the page untouched.
-    const text = (sel, v) => { const el = sr.querySelector(sel); if (el.textContent !== v) el.textContent = v; return el; };
+    const text = (/** @type {string} */ sel, /** @type {string} */ v) => { const el = $(sr, sel); if (el.textContent !== v) el.textContent = v; return el; };
     text('.title', cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '').hidden = cap === 'false';
     text('.takeaway', def ? this._text(def.takeaway) : '').hidden = cap === 'false' || !!(cap && cap !== 'true');
     text('.export', `${this._text(UI.export)} ▾`);
     text('.cancel', this._text(UI.cancel));
     text('summary', this._text(UI.data));
-    text('.width option', this._text(UI.shown)); sr.querySelector('.width').setAttribute('aria-label', this._text(UI.imgWidth));   // PNG/SVG laid out for a blog column or a phone
+    text('.width option', this._text(UI.shown)); $(sr, '.width').setAttribute('aria-label', this._text(UI.imgWidth));   // PNG/SVG laid out for a blog column or a phone
   }
 
+  /** @private @param {any} e */
   _showError(e) {
-    const box = this.shadowRoot.querySelector('.error');
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot), box = $(sr, '.error');
     box.textContent = e.text ? this._text(e.text) : e.message;
     box.hidden = false;
     box.dataset.attribute = e.attribute ?? '';
     // Nothing stale stays on display as if it were current.
-    this.shadowRoot.querySelector('.panels').hidden = true;
-    this.shadowRoot.querySelector('.readouts').replaceChildren();
-    this.shadowRoot.querySelector('.tables').replaceChildren();
-    this.shadowRoot.querySelector('.backend').hidden = true;
+    $(sr, '.panels').hidden = true;
+    $(sr, '.readouts').replaceChildren();
+    $(sr, '.tables').replaceChildren();
+    $(sr, '.backend').hidden = true;
     this._last = null;
     const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
     if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
@@ -167,36 +165,40 @@ export class PosencFigure extends Base {
     this._settle(e);
   }
 
+  /** @private */
   async _update() {
     // Title, takeaway, controls and parameter errors at once (no wasm needed): the figure has nearly its final height
     // before it paints, so the page does not jump. The computation waits until the figure is near the viewport.
-    const name = this.getAttribute('figure');
-    let def, p;
+    const name = this.getAttribute('figure') ?? '';
+    /** @type {FigureDef | undefined} */
+    let def;
+    /** @type {Record<string, any>} */
+    let p;
     try {
       def = figureDef(name);
       this._chrome(def);
       p = readParams(def, (n) => this.getAttribute(n));
     } catch (e) { this._chrome(def); this._controls(def, null); this._showError(e); return; }
     this._controls(def, p);
-    this.shadowRoot.querySelector('.error').hidden = true;
+    $(this.shadowRoot, '.error').hidden = true;
     if (!this._visible) return;
     this._job?.cancel();
-    const sr = this.shadowRoot, bar = sr.querySelector('progress'), status = sr.querySelector('.status');
-    const prog = sr.querySelector('.progress');
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot), bar = /** @type {HTMLProgressElement} */ ($(sr, 'progress')), status = $(sr, '.status');
+    const prog = $(sr, '.progress');
     // def.long: a long computation (progress bar, status, Cancel) always (true) or for some parameters (a function of them)
     const long = typeof def.long === 'function' ? def.long(p) : !!def.long;
     if (!long) prog.hidden = true;
-    if (long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign(sr.querySelector('.cancel'), { disabled: false, hidden: false }); }
+    if (long) { prog.hidden = false; bar.value = 0; status.textContent = this._text(UI.computing); status.dataset.state = 'running'; Object.assign($(sr, '.cancel'), { disabled: false, hidden: false }); }
     this._userCancel = false;
     const t0 = performance.now();
-    const job = run(name, p, { onProgress: (f) => { bar.value = f; } });
+    const job = run(name, p, { onProgress: (/** @type {number} */ f) => { bar.value = f; } });
     this._job = job;
     let r;
     try { r = await job.promise; } catch (e) {
       if (this._job !== job) return;            // superseded by a newer state: that one settles `ready`
-      if (e.cancelled) {
-        status.textContent = this._text(UI.cancelled); status.dataset.state = 'cancelled'; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true });
-        for (const o of sr.querySelectorAll('.readouts output')) { o.textContent = '—'; delete o.dataset.value; }
+      if (/** @type {any} */ (e)?.cancelled) {
+        status.textContent = this._text(UI.cancelled); status.dataset.state = 'cancelled'; Object.assign($(sr, '.cancel'), { disabled: true, hidden: true });
+        for (const o of /** @type {NodeListOf<HTMLOutputElement>} */ (sr.querySelectorAll('.readouts output'))) { o.textContent = '—'; delete o.dataset.value; }
         this._settle(Object.assign(new Error('cancelled'), { cancelled: true }));
         return;
       }
@@ -206,19 +208,20 @@ export class PosencFigure extends Base {
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
     this._logged = null;
-    if (long) { bar.value = 1; Object.assign(sr.querySelector('.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
+    if (long) { bar.value = 1; Object.assign($(sr, '.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
     this._settle();
   }
 
+  /** @private @param {FigureDef} def @param {Record<string, any>} p @param {any} r @param {number} ms */
   _paint(def, p, r, ms) {
-    const sr = this.shadowRoot, panels = def.panels(p, r), out = def.render(r, p, { ms });
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot), panels = def.panels(p, r), out = def.render(r, p, { ms });
     const key = panels.map((x) => `${x.id}:${x.block}`).join(',');
-    const box = sr.querySelector('.panels');
+    const box = $(sr, '.panels');
     box.hidden = !panels.length;   // a state with nothing to draw (a config without a layer schedule) keeps no blank room
     if (key !== this._panelKey) {
       this._blocks.clear(); this._bindings = {};
       box.replaceChildren(...panels.map((x) => {
-        const el = document.createElement(`pe-${x.block}`);
+        const el = /** @type {Block} */ (document.createElement(`pe-${x.block}`));
         el.dataset.panel = x.id;
         if (x.palette) el.setAttribute('palette', x.palette);
         if (x.size) el.setAttribute('size', String(x.size));
@@ -234,186 +237,192 @@ export class PosencFigure extends Base {
       }));
       this._panelKey = key;
     }
-    const t = (s) => (s == null ? s : this._text(s)), replaced = [];
+    const t = (/** @type {Bilingual | string | null | undefined} */ s) => (s == null ? s : this._text(s));
+    /** @type {ArrayLike<number>[]} */
+    const replaced = [];
     for (const x of panels) {
-      const el = this._blocks.get(x.id), o = out[x.id];
-      for (const a of ['caption', 'xlabel', 'ylabel']) { const v = o[a] == null ? null : t(o[a]); if (v === null) el.removeAttribute(a); else if (el.getAttribute(a) !== v) el.setAttribute(a, v); }
-      if (x.block === 'heatmap') { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o.categories ? { ...o, categories: o.categories.map((c) => ({ ...c, label: t(c.label) })) } : o); }
-      else if (x.block === 'lines') el.update({ series: o.series.map((s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((m) => ({ ...m, label: t(m.label) })) });
+      const el = /** @type {Block} */ (this._blocks.get(x.id)), o = out[x.id];
+      for (const a of ['caption', 'xlabel', 'ylabel']) { const v = o[a] == null ? null : /** @type {string} */ (t(o[a])); if (v === null) el.removeAttribute(a); else if (el.getAttribute(a) !== v) el.setAttribute(a, v); }
+      if (el instanceof PeHeatmap) { if (el.data && el.data !== o.data) replaced.push(el.data); el.update(o.categories ? { ...o, categories: o.categories.map((/** @type {{ label: Bilingual }} */ c) => ({ ...c, label: t(c.label) })) } : o); }
+      else if (el instanceof PeLines) el.update({ series: o.series.map((/** @type {{ label?: Bilingual }} */ s) => ({ ...s, label: t(s.label) })), marks: (o.marks || []).map((/** @type {{ label?: Bilingual }} */ m) => ({ ...m, label: t(m.label) })), regions: (o.regions || []).map((/** @type {{ label?: Bilingual }} */ m) => ({ ...m, label: t(m.label) })) });
       else el.vectors = o.vectors;
     }
     // Arrays no longer drawn anywhere go back to the worker, which refills them next time (a fresh large array costs
     // more than the computation).
-    const shown = new Set([...this._blocks.values()].map((b) => b.data));
+    const shown = new Set([...this._blocks.values()].map((b) => (b instanceof PeHeatmap ? b.data : null)));
     for (const a of replaced) if (!shown.has(a)) recycle(a);
-    const ros = out.readouts || [], box2 = sr.querySelector('.readouts');
-    const same = box2.children.length === ros.length && ros.every((ro, i) => box2.children[i].querySelector('output')?.dataset.id === ro.id);
+    const ros = out.readouts || [], box2 = $(sr, '.readouts');
+    const same = box2.children.length === ros.length && ros.every((ro, i) => /** @type {HTMLOutputElement | null} */ (box2.children[i].querySelector('output'))?.dataset.id === ro.id);
     const colon = this.lang === 'zh' ? '：' : ': ';   // Chinese read-outs take the full-width colon
     if (same) {
       // the same read-outs: only their text (no DOM rebuilt, so a repaint invalidates little layout)
       ros.forEach((ro, i) => {
-        const para = box2.children[i], o = para.querySelector('output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+        const para = box2.children[i], o = $(para, 'output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
         if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
-        if (o.textContent !== text) o.textContent = text;
-        const label = `${t(ro.label)}${colon}`; if (para.firstChild.textContent !== label) para.firstChild.textContent = label;
+        if (o.textContent !== text) o.textContent = text ?? '';
+        const label = `${t(ro.label)}${colon}`, first = /** @type {ChildNode} */ (para.firstChild); if (first.textContent !== label) first.textContent = label;
         const n = para.querySelector('.note'); if (n) n.textContent = ro.note ? ` — ${t(ro.note)}` : '';
       });
     } else box2.replaceChildren(...ros.map((ro) => {
       const para = document.createElement('p'), o = document.createElement('output');
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
-      o.textContent = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+      o.textContent = (ro.text != null ? t(ro.text) : fmt(ro.value, 6)) ?? '';
       para.append(`${t(ro.label)}${colon}`, o);
       if (ro.note) { const n = document.createElement('span'); n.className = 'note'; n.textContent = ` — ${t(ro.note)}`; para.append(n); }
       return para;
     }));
-    if (out.status) sr.querySelector('.status').textContent = t(out.status);
-    sr.querySelector('.tables').replaceChildren(...(out.tables || []).map((tb) => {
+    if (out.status) $(sr, '.status').textContent = t(out.status) ?? '';
+    $(sr, '.tables').replaceChildren(...(out.tables || []).map((tb) => {
       const wrap = document.createElement('div'), table = document.createElement('table');
       wrap.className = 'scroll'; table.dataset.id = tb.id;
-      if (tb.caption) table.createCaption().textContent = t(tb.caption);
+      if (tb.caption) table.createCaption().textContent = t(tb.caption) ?? '';
       for (const row of tb.rows) { const tr2 = table.insertRow(); row.forEach((v, i) => { const c = document.createElement(i ? 'td' : 'th'); c.textContent = String(v); tr2.append(c); }); }
       wrap.append(table); return wrap;
     }));
     // the backend the results report (figures computed through pe.gpu), never the one asked for
-    const badge = sr.querySelector('.backend'), by = BADGE[r?.backend];
+    const badge = $(sr, '.backend'), by = (/** @type {Record<string, Bilingual>} */ (BADGE))[r?.backend];
     badge.hidden = !by;
-    if (by) { badge.textContent = t(by); badge.dataset.backend = r.backend; }
+    if (by) { badge.textContent = t(by) ?? ''; badge.dataset.backend = r.backend; }
     this._last = { def, p, panels, backend: by && r.backend };
-    if (sr.querySelector('details').open) this._fillDataTable();
+    if (/** @type {HTMLDetailsElement} */ ($(sr, 'details')).open) this._fillDataTable();
   }
 
   // ── controls ──
+  /** @private @param {FigureDef | undefined} def @param {Record<string, any> | null} p */
   _controls(def, p) {
-    const form = this.shadowRoot.querySelector('form');
+    const form = /** @type {HTMLFormElement} */ ($(this.shadowRoot, 'form'));
     const show = this.hasAttribute('controls') && this.getAttribute('controls') !== 'false' && !!def;
     form.hidden = !show;
-    if (!show) return;
-    const lang = this.lang;
-    if (form.dataset.figure !== def.name || form.dataset.lang !== lang) {
-      form.replaceChildren(...Object.entries(def.params).filter(([, s]) => s.type !== 'vec2').map(([name, s]) => {
-        const label = document.createElement('label');
-        let input;
-        if (s.type === 'enum') { input = document.createElement('select'); for (const v of s.values) input.append(new Option(s.valueLabels?.[String(v)] ? tr(s.valueLabels[String(v)], lang) : String(v), String(v))); }   // valueLabels: {value: {en, zh}}, the option's text
-        else if (s.type === 'bool') { input = document.createElement('input'); input.type = 'checkbox'; }
-        else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
-        else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = s.min; input.max = s.max; } }
-        input.name = name;
-        const text = document.createElement('span'); text.textContent = tr(s.label, lang) || name;
-        if (s.type === 'bool') label.append(input, text); else label.append(text, input);
-        if (s.slider) { const o = document.createElement('output'); o.dataset.for = name; label.append(o); }
-        if (s.type === 'string') {
-          // A text box takes at most the parameter's cap: a pasted 50 KB text is cut there by the browser (the page never
-          // holds, validates or lays it out), and a note says so while the box is full.
-          input.maxLength = s.maxLength ?? 400;
-          const n = document.createElement('span'); n.className = 'note'; n.dataset.capFor = name; n.hidden = true;
-          n.textContent = tr(UI.full, lang).replace('{n}', input.maxLength); label.append(n);
-        }
-        return label;
-      }));
-      form.dataset.figure = def.name; form.dataset.lang = lang;
-    }
-    for (const el of form.elements) {
-      const s = def.params[el.name];
-      if (!s) continue;
-      const v = p ? formatParam(s, p[el.name]) : this.getAttribute(el.name) ?? formatParam(s, s.default);
-      if (el.type === 'checkbox') el.checked = v === 'true'; else if (el.value !== v && document.activeElement !== this) el.value = v;
-      const o = form.querySelector(`output[data-for="${el.name}"]`); if (o) o.textContent = v;
-      const full = form.querySelector(`[data-cap-for="${el.name}"]`); if (full) full.hidden = el.value.length < el.maxLength;
-    }
+    if (show && def) fillControls(form, def, p, this);
   }
 
+  /** @private @param {HTMLInputElement} el */
   _fromControl(el) {
-    const def = defs[this.getAttribute('figure')], s = def?.params[el.name];
+    const def = defs[this.getAttribute('figure') ?? ''], s = def?.params[el.name];
     if (!s) return;
     this.setAttribute(el.name, el.type === 'checkbox' ? String(el.checked) : el.value);   // → figure-change
   }
 
-  /** Tells the host page a parameter changed, by any means (the site writes it into the URL): detail {figure, params}. */
+  /** Tells the host page a parameter changed, by any means (the site writes it into the URL): detail {figure, params}. @private */
   _changed() {
-    const def = defs[this.getAttribute('figure')];
+    const def = defs[this.getAttribute('figure') ?? ''];
+    /** @type {Record<string, string>} */
     const params = {};
     for (const [n, s] of Object.entries(def.params)) { const v = this.getAttribute(n); if (v != null && v !== formatParam(s, s.default)) params[n] = v; }
     this.dispatchEvent(new CustomEvent('figure-change', { detail: { figure: def.name, params }, bubbles: true, composed: true }));
   }
 
   // ── export ──
+  /** @private @param {import('./blocks/export.js').Ctx} g */
   _layout(g) {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    const sr = this.shadowRoot, shown = (sel) => (sr.querySelector(sel).hidden ? null : sr.querySelector(sel).textContent);
-    return exportLayout(g, { W: Math.max(296, Math.round(sr.querySelector('.panels').clientWidth || 640)), title: shown('.title'), takeaway: shown('.takeaway'),
-      readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent), blocks: this._last.panels.map(({ id }) => this._blocks.get(id)) });
+    const sr = /** @type {ShadowRoot} */ (this.shadowRoot), shown = (/** @type {string} */ sel) => ($(sr, sel).hidden ? null : $(sr, sel).textContent);
+    return exportLayout(g, { W: Math.max(296, Math.round($(sr, '.panels').clientWidth || 640)), title: shown('.title'), takeaway: shown('.takeaway'),
+      readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent ?? ''), blocks: this._last.panels.map(({ id }) => /** @type {Block} */ (this._blocks.get(id))) });
   }
 
+  /** @private @param {import('./blocks/export.js').Ctx} g @param {ReturnType<typeof exportLayout>} lay */
   _paintExport(g, lay) {
     const cs = getComputedStyle(this);
     paintExport(g, lay, { fg: cs.getPropertyValue('--pe-fg').trim() || '#000', bg: cs.getPropertyValue('--pe-bg').trim() || '#fff' });
   }
 
-  /** The figure as a PNG (caption, axes, legends, colour bars, read-outs), `scale` device pixels per CSS pixel (0 < scale ≤ 8, default 2). */
+  /**
+   * PNG of the figure as shown (caption, axes, legends, colour bars, read-outs); size = layout size × `scale`, the
+   * device pixels per CSS pixel: 0 < scale ≤ 8, default 2. `width`: lay the figure out that many CSS px wide first (a
+   * hidden copy: e.g. 680 for a blog column), 240 to 4096. Carries the alt text (iTXt Title, Description).
+   * @param {{ scale?: number, width?: number }} [options] @returns {Promise<Blob>} @throws PosencError naming the option
+   */
   async toPNG({ scale = 2, width } = {}) {
     if (typeof scale !== 'number' || !(scale > 0 && scale <= 8)) {
       throw new PosencError(`scale: must be a number in (0, 8] — device pixels per CSS pixel, default 2 (got ${show(scale)})`);
     }
     if (width !== undefined) return atWidth(this, width, (c) => c.toPNG({ scale }));   // laid out for that width
-    const probe = document.createElement('canvas').getContext('2d'), lay = this._layout(probe);
+    const probe = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d')), lay = this._layout(probe);
     const c = document.createElement('canvas');
     c.width = Math.round(lay.W * scale); c.height = Math.round(lay.H * scale);
-    const g = c.getContext('2d'); g.setTransform(scale, 0, 0, scale, 0, 0);
+    const g = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d')); g.setTransform(scale, 0, 0, scale, 0, 0);
     this._paintExport(g, lay);
+    /** @type {Blob} */
     const png = await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
-    return pngWithAlt(png, this.shadowRoot.querySelector('.title').textContent, this.altText());
+    return pngWithAlt(png, $(this.shadowRoot, '.title').textContent ?? '', this.altText());
   }
-  /** What the figure shows for the parameters drawn, in one paragraph: the alt text for an exported image. */
+  /** The figure's alt text: title, takeaway, the parameters drawn and the read-outs (also inside every PNG and SVG). @returns {string} */
   altText() { return altText(this); }
-  /** The figure as a self-contained SVG string (vector text, axes, curves; heatmap cells as rects up to 128×128). */
+  /**
+   * Self-contained SVG: vector text, axes and curves; heatmap cells as rects up to 128×128, one embedded image beyond.
+   * With `width` (240 to 4096): the same laid out that many CSS px wide (a hidden copy, as toPNG({ width })), a Promise.
+   * @overload @param {{ width?: undefined }} [options] @returns {string}
+   */
+  /**
+   * The same laid out `width` CSS px wide (240 to 4096; a hidden copy, as toPNG({ width })): the SVG is that wide.
+   * @overload @param {{ width: number }} options @returns {Promise<string>}
+   */
+  /** @param {{ width?: number }} [options] @returns {string | Promise<string>} */
   toSVG({ width } = {}) {
-    if (width !== undefined) return atWidth(this, width, async (c) => c.toSVG());   // laid out for that width: a Promise
+    if (width !== undefined) return atWidth(this, width, async (c) => /** @type {PosencFigure} */ (c).toSVG());   // laid out for that width: a Promise
     const probe = new SvgContext(0, 0), lay = this._layout(probe), g = new SvgContext(lay.W, lay.H);
     this._paintExport(g, lay);
-    return svgWithAlt(g.toString(), this.shadowRoot.querySelector('.title').textContent, this.altText());
+    return svgWithAlt(g.toString(), $(this.shadowRoot, '.title').textContent ?? '', this.altText());
   }
-  /** Exactly the numbers drawn, one table: a header of comments names the figure, its parameters and every column. */
+  /**
+   * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
+   * columns `panel,series,row,col,x,value,band_min,band_max`: `value` is a heatmap cell or the curve drawn as a line;
+   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`.
+   * @returns {string}
+   */
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
     const { def, p, panels, backend } = this._last, lines = [`# posenc figure: ${def.name}`,
       `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ').replace(/\s*\n\s*/g, ' ')}`,   // one line: a pasted config.json has newlines
       ...(backend ? [`# computed by: ${backend}`] : []),
       '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value, or the y of the curve drawn as a line (unit: the panel\'s y label or caption); band_min, band_max = the shaded band\'s lower and upper edge (banded curves only; the line is one of them)'];
+    /** @type {unknown[][]} */
     const rows = [];
     for (const { id, block } of panels) {
-      const el = this._blocks.get(id), t = el.table();
+      const el = /** @type {Block} */ (this._blocks.get(id)), t = el.table();
       lines.push(`# panel ${id} (${block}): ${el.getAttribute('caption') ?? ''}${el.getAttribute('xlabel') ? `; x: ${el.getAttribute('xlabel')}` : ''}${el.getAttribute('ylabel') ? `; y: ${el.getAttribute('ylabel')}` : ''}`);
       for (const r of t.rows) {
         if (block === 'heatmap') rows.push([id, '', r[0], r[1], '', r[2], '', '']);
-        else if (block === 'lines') rows.push(r[3] === '' ? [id, r[0], '', '', r[1], r[2], '', ''] : [id, r[0], '', '', r[1], r[3], Math.min(r[2], r[3]), Math.max(r[2], r[3])]);
+        else if (block === 'lines') rows.push(r[3] === '' ? [id, r[0], '', '', r[1], r[2], '', ''] : [id, r[0], '', '', r[1], r[3], Math.min(Number(r[2]), Number(r[3])), Math.max(Number(r[2]), Number(r[3]))]);
         else rows.push([id, r[0], '', '', r[1], r[2], '', '']);
       }
     }
     return [...lines, 'panel,series,row,col,x,value,band_min,band_max', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
   }
 
-  /** The figure in its current state as one self-contained HTML page (to-html.js; opts: {script, theme, controls}). */
-  toHTML(opts) { return toHTML(this, opts); }
+  /**
+   * The figure in its current state as one self-contained HTML page (element, state, worker and wasm inlined; opens
+   * from file://, under any sub-path, in a sandboxed iframe; postMessage protocol: README "One file per figure").
+   * `script`: the text of posenc's dist/figures-standalone.js, when it is not beside figures.js (a bundled site).
+   * @param {{ script?: string, theme?: 'auto' | 'light' | 'dark', controls?: boolean }} [options] @returns {Promise<string>}
+   */
+  toHTML(options) { return toHTML(this, options); }
 
+  /**
+   * Saves a PNG, SVG, CSV or self-contained HTML file through the browser (`width`: a PNG or SVG laid out that wide, as toPNG).
+   * @param {'png' | 'svg' | 'csv' | 'html'} kind @param {{ script?: string, controls?: boolean, width?: number }} [opts] @returns {Promise<void>}
+   */
   async download(kind, opts) {
     const name = `posenc-${this.getAttribute('figure')}`;
     const width = opts?.width, blob = kind === 'png' ? await this.toPNG({ width }) : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
-      : new Blob([kind === 'svg' ? await this.toSVG({ width }) : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
+      : new Blob([kind === 'svg' ? await this.toSVG(/** @type {{ width: number }} */ ({ width })) : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
-    this.shadowRoot.append(a); a.click(); a.remove();
+    this.shadowRoot?.append(a); a.click(); a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
 
+  /** @private */
   _fillDataTable() {
-    const box = this.shadowRoot.querySelector('details .scroll');
-    if (!this.shadowRoot.querySelector('details').open || !this._last) return;
+    const box = $(this.shadowRoot, 'details .scroll');
+    if (!/** @type {HTMLDetailsElement} */ ($(this.shadowRoot, 'details')).open || !this._last) return;
     const csv = this.toCSV().split('\n').filter((l) => l && !l.startsWith('#')), N = 200;
     const table = document.createElement('table');
     csv.slice(0, N + 1).forEach((l, i) => { const row = table.insertRow(); for (const v of l.split(',')) { const c = document.createElement(i ? 'td' : 'th'); c.textContent = v; row.append(c); } });
     const note = document.createElement('p'); note.className = 'note';
-    note.textContent = csv.length - 1 > N ? this._text(UI.firstRows).replace('{n}', N).replace('{m}', csv.length - 1) : '';
+    note.textContent = csv.length - 1 > N ? this._text(UI.firstRows).replace('{n}', String(N)).replace('{m}', String(csv.length - 1)) : '';
     box.replaceChildren(note, table);
   }
 }

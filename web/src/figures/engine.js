@@ -1,3 +1,4 @@
+// @ts-check
 // Where figures compute: a module worker when one can start, else the main thread. Started on the first request only
 // (the wasm is fetched when the first figure scrolls into view). The page fetches and compiles the wasm once — shared
 // with any init() of posenc on the page — and posts the compiled module to the worker, which fetches nothing. The worker
@@ -10,16 +11,23 @@ import { packageBase } from './where.js';
 import { compiledModule, fetchWasm, simdSupported } from '#wasm';
 
 class Cancelled extends Error { constructor() { super('cancelled'); this.cancelled = true; } }
+/** @typedef {{ promise: Promise<any>, cancel(): void }} Job */
+/** @typedef {{ onProgress?: (fraction: number) => void, transfer?: Transferable[] }} RunOptions */
+/** @typedef {{ kind: 'worker' | 'main', run(name: string, params: Record<string, unknown>, opts?: RunOptions): Job, recycle?(buffer: ArrayBuffer): void }} Engine */
+/** @type {Promise<Engine> | null} */
 let engine = null;
 
 /**
  * The engine in use ('worker' | 'main') after the first run, the timing of the last finished run (benchmarks), and how
  * many runs were aborted before they finished (a superseded or cancelled computation stops early).
  */
+/** @type {{ kind: 'worker' | 'main' | null, last: { name: string, workerMs: number, roundTripMs: number } | null, aborted: number }} */
 export const engineInfo = { kind: null, last: null, aborted: 0 };
 
+/** @param {string | null} base @param {Promise<WebAssembly.Module>} module @param {boolean} simd @param {(() => Worker) | null} [make] @returns {Promise<Engine>} */
 function startWorker(base, module, simd, make = null) {
   return new Promise((resolve, reject) => {
+    /** @type {Worker} */
     let w;
     if (make) try { w = make(); } catch (e) { reject(e); return; }
     else try {
@@ -46,6 +54,7 @@ function startWorker(base, module, simd, make = null) {
       if (!data.ready) return;
       clearTimeout(timer);
       if (data.error) { w.terminate(); reject(new Error(data.error)); return; }
+      /** @type {Map<number, { resolve(v: unknown): void, reject(e: unknown): void, onProgress?: (f: number) => void, name: string, t0: number }>} */
       const pending = new Map();
       let next = 1;
       w.onerror = null;
@@ -60,7 +69,8 @@ function startWorker(base, module, simd, make = null) {
       };
       resolve({
         kind: 'worker',
-        recycle: (buffer) => w.postMessage({ recycle: buffer }, [buffer]),
+        recycle: (/** @type {ArrayBuffer} */ buffer) => w.postMessage({ recycle: buffer }, [buffer]),
+        /** @param {string} name @param {Record<string, unknown>} params @param {RunOptions} [o] */
         run(name, params, { onProgress, transfer } = {}) {
           const id = next++;
           const promise = new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej, onProgress, name, t0: performance.now() }));
@@ -72,20 +82,23 @@ function startWorker(base, module, simd, make = null) {
   });
 }
 
+/** @param {WebAssembly.Module} module @param {boolean} simd */
 async function startMain(module, simd) {
   const { default: init } = await import('posenc');
   return mainEngine(await init({ module, simd }));
 }
 
+/** @param {import('./params.js').Posenc} pe @returns {Engine} */
 function mainEngine(pe) {
   return {
     kind: 'main',
+    /** @param {string} name @param {Record<string, unknown>} params @param {RunOptions} [o] */
     run(name, params, { onProgress } = {}) {
       const abort = new AbortController();
-      const ctx = { take: (n) => new Float32Array(n), signal: abort.signal, progress: (f) => onProgress?.(f),
+      const ctx = { take: (/** @type {number} */ n) => new Float32Array(n), signal: abort.signal, progress: (/** @type {number} */ f) => onProgress?.(f),
         checkpoint: async () => { await new Promise((r) => setTimeout(r, 0)); if (abort.signal.aborted) throw new Cancelled(); } };
       const promise = (async () => figureDef(name).compute(pe, params, ctx))().catch((e) => {
-        if (!abort.signal.aborted) throw e instanceof Cancelled ? e : new FigureError(errorText(e), e?.attribute);
+        if (!abort.signal.aborted) throw e instanceof Cancelled ? e : new FigureError(errorText(e), /** @type {any} */ (e)?.attribute);
         engineInfo.aborted++;
         throw new Cancelled();
       });
@@ -98,9 +111,11 @@ function mainEngine(pe) {
  * Where a self-contained page (figures-standalone.js) gets its wasm and worker instead: `module(simd)` → the compiled
  * module (from bytes inlined in the page), `worker()` → a started classic worker (a blob: URL of the page's own code),
  * `init(module, simd)` → the API on the main thread (no worker could start).
- * @type {{ module(simd: boolean): Promise<WebAssembly.Module>, worker(): Worker, init(m: WebAssembly.Module, simd: boolean): Promise<object> } | null}
+ * @typedef {{ module(simd: boolean): Promise<WebAssembly.Module>, worker(): Worker, init(m: WebAssembly.Module, simd: boolean): Promise<import('./params.js').Posenc> }} Source
  */
+/** @type {Source | null} */
 let source = null;
+/** @param {Source} s */
 export function useSource(s) { source = s; }
 
 async function start() {
@@ -110,7 +125,7 @@ async function start() {
       return await startWorker(null, module, simd, s.worker);
     } catch (e) {
       const m = await module;
-      console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`);
+      console.warn(`posenc figures: no worker (${/** @type {Error} */ (e).message}); computing on the main thread`);
       return mainEngine(await s.init(m, simd));
     }
   }
@@ -122,12 +137,13 @@ async function start() {
       return await startWorker(base, module, simd);
     } catch (e) {
       await module;   // a wasm that cannot load is the figure's error: the main thread would fail the same way
-      console.warn(`posenc figures: no worker (${e.message}); computing on the main thread`);
+      console.warn(`posenc figures: no worker (${/** @type {Error} */ (e).message}); computing on the main thread`);
     }
   }
   return startMain(await module, simd);
 }
 
+/** @returns {Promise<Engine>} */
 function getEngine() {
   engine ??= start().then((e) => { engineInfo.kind = e.kind; return e; });
   return engine;
@@ -136,13 +152,17 @@ function getEngine() {
 /**
  * Hands a typed array that is no longer drawn back to the worker, which reuses its buffer for a result of the same
  * size (ctx.take). Only arrays that came from the worker and that nothing else holds.
+ * @param {ArrayLike<number> | null | undefined} array
  */
 export function recycle(array) {
-  if (engineInfo.kind === 'worker' && array?.buffer?.byteLength >= 65536) engine.then((e) => e.recycle(array.buffer));
+  const buffer = /** @type {{ buffer?: ArrayBuffer }} */ (array ?? {}).buffer;
+  if (engineInfo.kind === 'worker' && buffer && buffer.byteLength >= 65536) engine?.then((e) => e.recycle?.(buffer));
 }
 
 /** Runs figure `name`'s compute with `params`: {promise, cancel}; a cancelled run rejects with {cancelled: true}. */
+/** @param {string} name @param {Record<string, unknown>} params @param {RunOptions} [opts] @returns {Job} */
 export function run(name, params, opts) {
+  /** @type {Job | null} */
   let job = null, cancelled = false;
   const promise = getEngine().then((e) => { if (cancelled) throw new Cancelled(); job = e.run(name, params, opts); return job.promise; });
   return { promise, cancel: () => { cancelled = true; job?.cancel(); } };

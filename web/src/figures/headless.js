@@ -35,8 +35,8 @@ function multiples(/** @type {number} */ n, /** @type {number} */ W) {
 
 /**
  * Figure `figure` with `params` as an SVG laid out `width` CSS px wide (default 680).
- * @param {any} pe the posenc API (init() of the package, in Node)
- * @param {{ figure: string, params?: Record<string, string | number | boolean>, width?: number, lang?: string, theme?: string,
+ * @param {import('./params.js').Posenc} pe the posenc API (`await init()` of the package, in Node)
+ * @param {{ figure: string, params?: Record<string, string | number | boolean>, width?: number, lang?: 'en' | 'zh', theme?: 'light' | 'dark',
  *   png?: (w: number, h: number, rgba: Uint8ClampedArray) => string }} o png: encodes a large heatmap's pixels (a data: URL)
  * @returns {Promise<{ svg: string, alt: string, title: string, width: number, height: number, readouts: { id: string, value?: number, text: string }[] }>}
  * @throws FigureError naming a bad parameter; PosencError for a bad width
@@ -47,7 +47,7 @@ export async function figureSVG(pe, o) {
   if (o.png) setPngEncoder(o.png);
   const ctx = { take: (/** @type {number} */ n) => new Float32Array(n), signal: undefined, progress: () => {}, checkpoint: async () => {} };
   const d = /** @type {Obj} */ (def), r = await d.compute(pe, p, ctx), panels = d.panels(p, r), /** @type {Obj} */ out = d.render(r, p, { ms: 0 });
-  const t = (/** @type {unknown} */ s) => (s == null ? s : tr(s, lang)), W = width - 2 * PAD;
+  const t = (/** @type {import('./params.js').Bilingual | string | null | undefined} */ s) => (s == null ? s : tr(s, lang)), W = width - 2 * PAD;
   const vars = Object.fromEntries([...Object.entries(dark ? DARK : LIGHT).map(([k, v]) => [`--pe-${k}`, v]), ['--pe-palette', dark ? 'dark' : 'light']]);
   const heatmaps = panels.filter((/** @type {Obj} */ x) => x.block === 'heatmap' && !x.full).length;
   const small = multiples(panels.filter((/** @type {Obj} */ x) => x.block === 'lines' && x.cols).length, W);

@@ -28,7 +28,7 @@ export function scriptText(/** @type {string} */ js) {
  */
 export function checkedFigure(o) {
   const def = figureDef(o.figure), given = o.params ?? {};
-  const specs = /** @type {Record<string, { default: unknown }>} */ (def.params);
+  const specs = def.params;
   for (const k of Object.keys(given)) {
     if (!Object.hasOwn(def.params, k)) {
       throw new FigureError(L(`Unknown parameter "${k}" for figure "${def.name}": it takes ${Object.keys(def.params).join(', ') || 'none'}.`,
@@ -42,7 +42,7 @@ export function checkedFigure(o) {
 }
 
 /**
- * @typedef {{ figure: string, params?: Record<string, string | number | boolean>, lang?: string, theme?: string,
+ * @typedef {{ figure: string, params?: Record<string, string | number | boolean>, lang?: 'en' | 'zh', theme?: 'auto' | 'light' | 'dark',
  *   controls?: boolean, caption?: string, script: string, fragment?: boolean }} FigureHTMLOptions
  */
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Error messages a reader sees, in English and Chinese. The package's PosencError reads "param: rule (got value)"
 // in English; errorText() keeps the parameter name and the values and translates the rule ("参数错误：param …"),
 // so no raw exception text reaches a Chinese page. A FigureError already carries both languages.
@@ -5,6 +6,7 @@ import { L } from './params.js';
 
 // Rules of PosencError messages (web/src/validate.ts, the readers, the C++ core) → Chinese, and where the API's words
 // would read like a developer log on a page (a call option), English for readers; $1… are kept as written.
+/** @type {Array<[RegExp, string | ((m: string, ...g: string[]) => string), string?]>} */
 const RULES = [
   [/^must be a finite number (?:in|from) \[?(.+?)\]? \(got (.+)\)$/, '必须是 $1 范围内的有限数（收到 $2）'],
   [/^must be a finite number ([<>]=?) (.+?) \(got (.+)\)$/, '必须是 $1 $2 的有限数（收到 $3）'],
@@ -35,13 +37,15 @@ const RULES = [
   [/^not a \.npy file.*$|^bad magic.*$/i, '不是 .npy 文件'],
 ];
 // Values as validate.ts's show() writes them.
+/** @type {Array<[RegExp, string]>} */
 const VALUES = [[/ \(a string\)/g, '（字符串）'], [/ \(a boolean\)/g, '（布尔值）'], [/ \(a BigInt\)/g, '（BigInt）'],
   [/（收到 an object）/g, '（收到一个对象）'], [/（收到 an? (\w+) of length (.+?)）/g, '（收到长度为 $2 的 $1）']];
 
+/** @param {string} rule @returns {{ zh: string, en: string | undefined } | null} */
 function translate(rule) {
   for (const [re, zh, en] of RULES) {
     if (!re.test(rule)) continue;
-    let out = rule.replace(re, zh);
+    let out = typeof zh === 'string' ? rule.replace(re, zh) : rule.replace(re, zh);
     for (const [v, z] of VALUES) out = out.replace(v, z);
     return { zh: out, en: en && rule.replace(re, en) };
   }
@@ -52,6 +56,7 @@ function translate(rule) {
  * What to show for an error, as {en, zh}: a FigureError's own text; a PosencError ("param: rule") with the rule
  * translated ("参数错误：param 必须是…", or "参数错误：param 的取值不被接受" for a rule not in the table); any other
  * error as a computation failure.
+ * @param {any} e @returns {import('./params.js').Bilingual}
  */
 export function errorText(e) {
   if (e?.text?.en) return e.text;

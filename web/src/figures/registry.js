@@ -1,3 +1,4 @@
+// @ts-check
 // Every figure definition by name. The definitions hold no DOM code at module level, so this module loads in Node,
 // in the compute worker and on the page alike.
 import { L, tr, FigureError, describeParam } from './params.js';
@@ -49,16 +50,19 @@ const all = [permutation, attention, sinusoidal, multiplicative, shaw, transform
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
   ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes,
   researchBias, baseTheta, factorAdvisor, yarnAttention];
+/** Every definition by name. @type {Record<string, import('./params.js').FigureDef>} */
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 
-/** Every figure name, in the order of the explainer. */
+/** Every figure name, in the explainer's order. @type {readonly string[]} */
 export const figureNames = Object.freeze(all.map((d) => d.name));
 
+/** @param {string} name */
 export function unknownFigure(name) {
   return new FigureError(L(`Unknown figure "${name}": attribute "figure" must be one of ${figureNames.join(', ')}.`,
     `未知的图 "${name}"：属性 "figure" 必须是 ${figureNames.join('、')} 之一。`), 'figure');
 }
 
+/** The definition of figure `name`. @param {string} name @returns {import('./params.js').FigureDef} @throws {FigureError} for an unknown name */
 export function figureDef(name) {
   const d = Object.hasOwn(defs, name) ? defs[name] : null;
   if (!d) throw unknownFigure(name);
@@ -68,12 +72,13 @@ export function figureDef(name) {
 /**
  * A figure's description: its title, one-line description and takeaway in English and Chinese, its parameters
  * (name, type, default, range or allowed values, label), and its tries ("try this": a setting and what to look for).
+ * @param {string} name @returns {import('./params.js').FigureDescription} @throws {FigureError} for an unknown name
  */
 export function describeFigure(name) {
   const d = figureDef(name);
   return { name, title: { ...d.title }, description: { ...d.description }, takeaway: { ...d.takeaway },
     params: Object.entries(d.params).map(([n, s]) => describeParam(n, s)),
-    tries: (/** @type {{ tries?: import('./params.js').FigureTry[] }} */ (d).tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
+    tries: (d.tries ?? []).map((t) => ({ params: { ...t.params }, look: { ...t.look } })) };
 }
 
 export { tr };

@@ -29,7 +29,7 @@ export function standaloneScript() {
 /**
  * The page for element `el` in its current state.
  * @param {HTMLElement} el
- * @param {{ script?: string, theme?: string, controls?: boolean }} [opts]
+ * @param {{ script?: string, theme?: 'auto' | 'light' | 'dark', controls?: boolean }} [opts]
  */
 export async function toHTML(el, opts = {}) {
   const def = figureDef(el.getAttribute('figure') ?? '');
@@ -38,5 +38,6 @@ export async function toHTML(el, opts = {}) {
   for (const [k, s] of Object.entries(def.params)) { const v = el.getAttribute(k); if (v != null && v !== formatParam(s, s.default)) params[k] = v; }
   const theme = opts.theme ?? el.getAttribute('theme') ?? undefined, lang = /** @type {{ lang?: string }} */ (el).lang;
   const controls = opts.controls ?? (el.hasAttribute('controls') && el.getAttribute('controls') !== 'false');
-  return figureHTML({ figure: def.name, params, lang, theme, controls, script: opts.script ?? await standaloneScript() });
+  // (a bad theme attribute or lang throws figureHTML's FigureError naming it)
+  return figureHTML({ figure: def.name, params, lang: /** @type {'en' | 'zh'} */ (lang), theme: /** @type {'auto' | 'light' | 'dark'} */ (theme), controls, script: opts.script ?? await standaloneScript() });
 }

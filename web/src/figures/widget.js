@@ -10,9 +10,9 @@
 import STANDALONE from 'virtual:posenc-standalone-text';
 
 /**
- * The part of anywidget's model this module uses.
+ * The part of anywidget's model the widget uses (traits: figure, params, lang, theme, controls).
  * @typedef {{ get(k: string): any, set(k: string, v: any): void, save_changes(): void,
- *   on(e: string, f: () => void): void, off(e: string, f: () => void): void }} Model
+ *   on(e: string, f: () => void): void, off(e: string, f: () => void): void }} WidgetModel
  */
 
 const KEY = Symbol.for('posenc.standalone.text');
@@ -27,7 +27,10 @@ function define() {
 
 const OWN = ['figure', 'lang', 'theme', 'controls'];
 
-/** @param {{ model: Model, el: HTMLElement }} ctx */
+/**
+ * Renders the figure the model's traits name into `el`; returns the cleanup function (anywidget calls it when the view goes).
+ * @param {{ model: WidgetModel, el: HTMLElement }} ctx @returns {() => void}
+ */
 function render({ model, el }) {
   define();
   const fig = document.createElement('posenc-figure');
@@ -63,4 +66,5 @@ function render({ model, el }) {
   return () => { for (const ev of events) model.off(ev, apply); fig.removeEventListener('figure-change', changed); fig.remove(); };
 }
 
+/** The anywidget front-end module: `render({ model, el })`. */
 export default { render };

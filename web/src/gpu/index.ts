@@ -1,5 +1,9 @@
 // The WebGPU backend: asynchronous twins of the large wasm computations, with the wasm path as fallback.
-import type { AttentionOptions, AttentionRope, Posenc, RopeLayout, RopeTableOptions, SinusoidalOptions } from '../index.js';
+import type { AttentionApi, AttentionOptions, AttentionRope } from '../attention.js';
+import type { DecayApi } from '../decay.js';
+import type { RopeApi, RopeLayout, RopeTableOptions } from '../rope.js';
+import type { RopeScalingApi } from '../rope_scaling.js';
+import type { SinusoidalApi, SinusoidalOptions } from '../sinusoidal.js';
 import { PosencError, show } from '../validate.js';
 import { seededVector } from '../decay.js';
 import { scoresGpu } from './attention.js';
@@ -8,6 +12,13 @@ import type { Control, WebGpuEntry } from './types.js';
 import { GpuContext, GpuFailure, openDevice } from './device.js';
 import { ropeTablesGpu } from './rope.js';
 import { sinusoidalGpu } from './sinusoidal.js';
+
+/**
+ * The wasm methods the GPU twins fall back to and validate with: a {@link Posenc} has them all (typed by the API
+ * families, so this module does not import the Posenc class that holds it).
+ */
+type GpuWasm = Pick<RopeApi & RopeScalingApi & SinusoidalApi & AttentionApi & DecayApi,
+  'ropeInnerProductSweep' | 'ropeDecayBound' | 'ropeInvFreq' | 'ropeTables' | 'ropeTablesScaled' | 'sinusoidal' | 'attentionScores'>;
 
 export type { Control, WebGpuEntry };
 
@@ -94,7 +105,7 @@ export class PosencGpu {
   private readonly calibrations = new Map<GpuWorkload, Promise<Calibration>>();
 
   /** @internal */
-  constructor(private readonly pe: Posenc, readonly mode: GpuMode, private readonly webgpu: WebGpuEntry | null, first: GpuContext | null) {
+  constructor(private readonly pe: GpuWasm, readonly mode: GpuMode, private readonly webgpu: WebGpuEntry | null, first: GpuContext | null) {
     this.ctx = Promise.resolve(first);
     this.available = first !== null;
     this.adapter = first?.adapterName ?? null;
@@ -327,7 +338,7 @@ function backendOf(ctl: GpuCall): 'auto' | 'webgpu' | 'wasm' {
 
 const probeVec = (n: number) => seededVector(7, 0x51, n);
 /** Probe calls per workload: two sizes (work in multiply-adds), fixed random inputs. */
-const PROBES: Record<GpuWorkload, { work: [number, number]; gpu: (ctx: GpuContext, size: 0 | 1) => Promise<unknown>; wasm: (pe: Posenc, size: 1) => unknown }> = {
+const PROBES: Record<GpuWorkload, { work: [number, number]; gpu: (ctx: GpuContext, size: 0 | 1) => Promise<unknown>; wasm: (pe: GpuWasm, size: 1) => unknown }> = {
   sweep: {
     work: [2 ** 14 * 64, 2 ** 16 * 64],
     gpu: (ctx, s) => sweepGpu(ctx, { q: probeVec(128), k: probeVec(128), head_dim: 128, rotary_dim: 128, interleaved: false,
@@ -364,7 +375,7 @@ const PROBES: Record<GpuWorkload, { work: [number, number]; gpu: (ctx: GpuContex
  * The GPU backend bound to a loaded wasm API `pe`. Resolves with `available: false` (every call computing with wasm)
  * when there is no WebGPU, no adapter or no device — unless `gpu: 'require'`, which then rejects with a PosencError.
  */
-export async function createGpu(pe: Posenc, options: GpuInitOptions = {}): Promise<PosencGpu> {
+export async function createGpu(pe: GpuWasm, options: GpuInitOptions = {}): Promise<PosencGpu> {
   const mode = options.gpu ?? 'auto';
   if (mode !== 'auto' && mode !== 'off' && mode !== 'require') {
     throw new PosencError(`gpu: must be one of 'auto', 'off', 'require' (got ${String(mode)})`);

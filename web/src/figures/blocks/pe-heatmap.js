@@ -1,3 +1,4 @@
+// @ts-check
 // <pe-heatmap>: a heatmap of a row-major matrix on a canvas in shadow DOM, with optional row/column labels, a colour
 // bar with values, and a hover/keyboard read-out.
 //   properties: data (Float32Array rows·cols), rows, cols, rowLabels, colLabels, vmin, vmax (default: data range),
@@ -14,7 +15,7 @@
 // −∞ and NaN cells (masked) are drawn in the theme's "missing" grey. Arrow keys move a cursor when the map has focus.
 import { lut, colour } from './colormap.js';
 import { fmt, tickIndices, cellText } from './format.js';
-import { Base, shadow, define, theme, FONT } from './base.js';
+import { Base, shadow, define, theme, FONT, $ } from './base.js';
 import { contrast as contrastRatio } from '../theme.js';
 import { measure, pixelSurface, wrapText, MIN_TEXT } from './text.js';
 
@@ -39,6 +40,17 @@ canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 `;
 const CELL_RECTS = 128, ROW_CHARS = 18;
 
+/**
+ * What update() takes: the row-major matrix and how to label it.
+ * @typedef {{ data: ArrayLike<number>, rows: number, cols: number, rowLabels?: string[], colLabels?: string[], vmin?: number, vmax?: number,
+ *   x0?: number, y0?: number, rowTicks?: Array<number | string>, colTicks?: Array<number | string>, showValues?: boolean,
+ *   categories?: Array<{ value: number, label: string }>, marks?: Array<{ col: number, label?: string }> }} HeatmapData
+ */
+/** A text drawn on the map, in CSS px of the canvas. @typedef {{ x: number, y: number, w: number, h: number, text: string, rotated?: boolean }} TextBox */
+/** @typedef {ReturnType<PeHeatmap['_geometryWith']>} Geometry */
+/** @typedef {import('./export.js').Ctx} Ctx */
+/** @typedef {{ row: number, col: number }} Cell */
+
 export class PeHeatmap extends Base {
   static get observedAttributes() { return ['caption', 'palette', 'size', 'xlabel', 'ylabel']; }
 
@@ -48,11 +60,31 @@ export class PeHeatmap extends Base {
       <div class="wrap"><canvas class="map" part="map" tabindex="0" role="img"></canvas>
       <div class="bar" aria-hidden="true"><canvas class="scale" width="14" height="160"></canvas><span class="max"></span><span class="mid"></span><span class="min"></span></div>
       <div class="cats" hidden></div><div class="tip" role="status"></div></div><div class="axis xlabel"></div>`);
-    this._data = null; this.rows = 0; this.cols = 0; this.rowLabels = null; this.colLabels = null;
-    this.vmin = undefined; this.vmax = undefined; this.x0 = 0; this.y0 = 0; this.showValues = undefined; this.categories = null; this.marks = null; this.rowTicks = null; this.colTicks = null;
-    this.renderCount = 0; this.boxes = []; this.hovered = null; this.lastRenderMs = 0;
+    /** @type {ArrayLike<number> | null} */ this._data = null;
+    this.rows = 0; this.cols = 0;
+    /** @type {string[] | null} */ this.rowLabels = null;
+    /** @type {string[] | null} */ this.colLabels = null;
+    /** @type {number | undefined} */ this.vmin = undefined;
+    /** @type {number | undefined} */ this.vmax = undefined;
+    this.x0 = 0; this.y0 = 0;
+    /** @type {boolean | undefined} */ this.showValues = undefined;
+    /** @type {Array<{ value: number, label: string }> | null} */ this.categories = null;
+    /** @type {Array<{ col: number, label?: string }> | null} */ this.marks = null;
+    /** @type {Array<number | string> | null} */ this.rowTicks = null;
+    /** @type {Array<number | string> | null} */ this.colTicks = null;
+    this.renderCount = 0;
+    /** @type {TextBox[]} */ this.boxes = [];
+    /** @type {{ row: number, col: number, value: number } | null} */ this.hovered = null;
+    this.lastRenderMs = 0;
+    /** the value range drawn @type {[number, number] | undefined} */ this.range = undefined;
+    /** @type {ReturnType<typeof theme> | null} */ this._theme = null;
+    /** @type {number | undefined} */ this._pw = undefined;
+    /** @type {string | undefined} */ this._scaleKey = undefined;
+    /** @type {ReturnType<typeof pixelSurface> | undefined} */ this._surf = undefined;
+    /** @type {{ data: Uint8ClampedArray } | undefined} */ this._img = undefined;
+    /** @type {Uint32Array | undefined} */ this._px = undefined;
     this._cursor = { row: 0, col: 0 };
-    const map = this.shadowRoot.querySelector('.map');
+    const map = $(this.shadowRoot, '.map');
     map.addEventListener('pointermove', (e) => { const at = this.cellAt(e.clientX, e.clientY); this._show(at, e.clientX, e.clientY); });
     map.addEventListener('pointerleave', () => this._show(null));
     map.addEventListener('blur', () => this._show(null));
@@ -64,13 +96,15 @@ export class PeHeatmap extends Base {
   connectedCallback() { if (this.parentElement) this._ro.observe(this.parentElement); }
   disconnectedCallback() { this._ro.disconnect(); this._theme = null; }
 
+  /** @param {string} name */
   attributeChangedCallback(name) {
     const sr = this.shadowRoot, text = this.getAttribute(name) || '';
-    if (name === 'caption') { sr.querySelector('.caption').textContent = text; this._describe(); }
-    else if (name === 'xlabel' || name === 'ylabel') sr.querySelector(`.${name}`).textContent = text;
+    if (name === 'caption') { $(sr, '.caption').textContent = text; this._describe(); }
+    else if (name === 'xlabel' || name === 'ylabel') $(sr, `.${name}`).textContent = text;
     else this.render();
   }
 
+  /** The row-major matrix (rows·cols values). @param {ArrayLike<number> | null} v */
   set data(v) { this._data = v; this._describe(); this.render(); }
   /** The canvas's text alternative: the caption, the map's size and the range of the values drawn. */
   _describe() {
@@ -81,9 +115,11 @@ export class PeHeatmap extends Base {
     if (d) for (let i = 0; i < d.length; i++) { const v = d[i]; if (v < lo) lo = v; if (v > hi) hi = v; }
     map.setAttribute('aria-label', d && d.length && hi >= lo ? `${text}. ${this.rows} × ${this.cols}: ${fmt(lo, 4)} … ${fmt(hi, 4)}` : text);
   }
+  /** @returns {ArrayLike<number> | null} */
   get data() { return this._data; }
 
   /** Sets everything at once: {data, rows, cols, rowLabels, colLabels, vmin, vmax, x0, y0, rowTicks, colTicks, showValues, categories, marks}. */
+  /** @param {HeatmapData} o */
   update(o) {
     this.rows = o.rows; this.cols = o.cols; this.rowLabels = o.rowLabels ?? null; this.colLabels = o.colLabels ?? null;
     this.vmin = o.vmin; this.vmax = o.vmax; this._data = o.data; this.x0 = o.x0 ?? 0; this.y0 = o.y0 ?? 0; this.rowTicks = o.rowTicks ?? null; this.colTicks = o.colTicks ?? null;
@@ -102,14 +138,15 @@ export class PeHeatmap extends Base {
     return g.rowText && g.ch < 12 ? this._geometryWith(false, g.colText) : g;
   }
 
+  /** @param {boolean} rowText @param {boolean} colText */
   _geometryWith(rowText, colText) {
     // Row labels (words) or numeric ticks on the left; column labels (words, rotated) above or numeric ticks below.
     const tickChars = this.rowTicks ? Math.max(...this.rowTicks.map((v) => String(v).length)) : String(this.y0 + this.rows - 1).length;
     // Column labels at 60° need their height above the map and half their width right of the last column; numeric
     // row ticks need half a line above the first row.
-    const colW = colText ? this._textWidth(this.colLabels) : 0;
+    const colW = colText ? this._textWidth(this.colLabels ?? []) : 0;
     // row labels (words: layer types like sliding_attention) up to 18 characters, as wide as the widest needs
-    const labelW = rowText ? Math.max(56, Math.ceil(this._textWidth(this.rowLabels, ROW_CHARS)) + 8) : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
+    const labelW = rowText ? Math.max(56, Math.ceil(this._textWidth(this.rowLabels ?? [], ROW_CHARS)) + 8) : Math.max(22, 8 + 7 * tickChars), labelH = colText ? Math.ceil(colW * 0.87 + 10) : 7, tickH = colText ? 0 : 16;
     const padR = colText ? Math.ceil(colW * 0.5 + 6) : 6;
     // Fit the container: the panels share its width (as many side by side as fit at ~300 px each), and the map plus
     // its labels and the colour bar (~72 px) must not overflow its share (phones).
@@ -133,20 +170,23 @@ export class PeHeatmap extends Base {
   _barW() { return this.categories ? Math.max(80, 6 + 17 + Math.ceil(this._textWidth(this.categories.map((c) => c.label), 40)) + 4) : 80; }
 
   /** The widest of these labels (as drawn: at most `chars` characters, 11 px). */
+  /** @param {Array<string | number>} labels @param {number} [chars] */
   _textWidth(labels, chars = 8) {
     return Math.max(0, ...labels.map((t) => measure(`12px ${FONT}`, String(t).slice(0, chars))));
   }
 
   /** Whether each cell's value is printed in it (small maps, or as asked, when the cells are big enough). */
+  /** @param {Geometry} geo */
   _values(geo) {
     // asked for (id maps): as soon as a short number fits; by default: small maps with room for a decimal
     if (this.showValues === true) return geo.cw >= 14 && geo.ch >= 14;
     return (this.showValues ?? (this.rows <= 12 && this.cols <= 12)) && geo.cw >= 24 && geo.ch >= 15;
   }
 
+  /** @returns {[number, number]} */
   _range() {
     let lo = Infinity, hi = -Infinity;
-    const d = this._data;
+    const d = this._data ?? [];
     for (let i = 0; i < d.length; i++) { const v = d[i]; if (v > -Infinity && v < Infinity) { if (v < lo) lo = v; if (v > hi) hi = v; } }
     if (lo === Infinity) { lo = 0; hi = 1; }
     lo = this.vmin ?? lo; hi = this.vmax ?? hi;
@@ -155,14 +195,14 @@ export class PeHeatmap extends Base {
   }
 
   /** One pixel per cell in a small canvas (through a 256-colour lookup table). */
+  /** @param {number} lo @param {number} hi @param {string} missing */
   _pixels(lo, hi, missing) {
     if (!this._surf || this._surf.canvas.width !== this.cols || this._surf.canvas.height !== this.rows) {
       this._surf = pixelSurface(this.cols, this.rows);   // a canvas; headless, pixels for the SVG's embedded PNG
       this._img = this._surf.image();
       this._px = new Uint32Array(this._img.data.buffer);
-      this._off = this._surf.canvas;
     }
-    const colours = lut(this.palette), n = this.rows * this.cols, d = this._data, px = this._px;
+    const colours = lut(this.palette), n = this.rows * this.cols, d = this._data ?? [], px = /** @type {Uint32Array} */ (this._px);
     const [mr, mg, mb] = [1, 3, 5].map((i) => parseInt(missing.slice(i, i + 2), 16) || 0xe3);
     const grey = (255 << 24 | mb << 16 | mg << 8 | mr) >>> 0, s = 255 / (hi - lo);
     for (let i = 0; i < n; i++) {
@@ -171,17 +211,18 @@ export class PeHeatmap extends Base {
       let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
       px[i] = colours[t | 0];
     }
-    this._surf.put(this._img);
-    return this._off;
+    this._surf.put(/** @type {{ data: Uint8ClampedArray }} */ (this._img));
+    return this._surf.canvas;
   }
 
   /** Draws the map and its labels at (0, 0) of g. */
+  /** @param {Ctx} g @param {Geometry} geo @param {number} lo @param {number} hi @param {ReturnType<typeof theme>} th @returns {TextBox[]} */
   _paintMap(g, geo, lo, hi, th) {
-    const { labelW, labelH, cw, ch, cell } = geo;
-    if (g.isSvg && this.rows <= CELL_RECTS && this.cols <= CELL_RECTS) {
+    const { labelW, labelH, cw, ch } = geo, data = this._data ?? [];
+    if ('isSvg' in g && this.rows <= CELL_RECTS && this.cols <= CELL_RECTS) {
       const colours = lut(this.palette), s = 255 / (hi - lo);
       for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
-        const v = this._data[r * this.cols + c];
+        const v = data[r * this.cols + c];
         let hex = th.missing;
         if (!(v === -Infinity || Number.isNaN(v))) {
           let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
@@ -192,21 +233,22 @@ export class PeHeatmap extends Base {
       }
     } else {
       g.imageSmoothingEnabled = false;
-      g.drawImage(this._pixels(lo, hi, th.missing), labelW, labelH, cw * this.cols, ch * this.rows);
+      /** @type {CanvasRenderingContext2D} */ (g).drawImage(/** @type {HTMLCanvasElement} */ (this._pixels(lo, hi, th.missing)), labelW, labelH, cw * this.cols, ch * this.rows);
     }
-    const boxes = [], box = (x, y, w, h, text) => boxes.push({ x, y, w, h, text });
+    /** @type {TextBox[]} */
+    const boxes = [], box = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ w, /** @type {number} */ h, /** @type {string} */ text) => boxes.push({ x, y, w, h, text });
     g.fillStyle = th.fg; g.font = `12px ${FONT}`;
     const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
     if (geo.rowText) {
       g.textAlign = 'right'; g.textBaseline = 'middle';
-      this.rowLabels.forEach((t, i) => { const s = String(t).slice(0, ROW_CHARS), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
+      (this.rowLabels ?? []).forEach((t, i) => { const s = String(t).slice(0, ROW_CHARS), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
     } else {
       g.textAlign = 'right'; g.textBaseline = 'middle';
       for (const i of tickIndices(this.rows, ch, 16)) { const s = String(this.rowTicks ? this.rowTicks[i] : this.y0 + i), tw = g.measureText(s).width, y = top + (i + 0.5) * ch; g.fillText(s, labelW - 4, y); box(labelW - 4 - tw, y - 6, tw, 12, s); }
     }
     if (geo.colText) {
       g.textAlign = 'left'; g.textBaseline = 'middle';
-      this.colLabels.forEach((t, j) => {
+      (this.colLabels ?? []).forEach((t, j) => {
         const s = String(t).slice(0, 8), tw = g.measureText(s).width, x = labelW + (j + 0.5) * cw;
         g.save(); g.translate(x, labelH - 4); g.rotate(-Math.PI / 3); g.fillText(s, 0, 0); g.restore();
         boxes.push({ x: x - 3, y: labelH - 4 - tw * 0.87 - 3, w: tw * 0.5 + 6, h: tw * 0.87 + 6, text: s, rotated: true });
@@ -222,18 +264,18 @@ export class PeHeatmap extends Base {
       const fs = MIN_TEXT;   // never smaller: shown only where a cell has room for it (_values)
       g.font = `${fs}px ${FONT}`; g.textAlign = 'center'; g.textBaseline = 'middle';
       for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
-        const v = this._data[r * this.cols + c];
+        const v = data[r * this.cols + c];
         if (v === -Infinity || Number.isNaN(v)) continue;
         const t = Math.min(1, Math.max(0, (v - lo) / (hi - lo))), [R, G, B] = colour(this.palette, t);
         // the darker or the lighter text, whichever stands out more on this cell (WCAG contrast); the SVG export
         // records the cell colour as the text's data-bg so its contrast can be checked against what it sits on
         const cell = '#' + [R, G, B].map((u) => Math.round(u).toString(16).padStart(2, '0')).join('');
-        g.fillStyle = contrastRatio('#111111', cell) >= contrastRatio('#ffffff', cell) ? '#111111' : '#ffffff'; g.textBg = cell;
+        g.fillStyle = contrastRatio('#111111', cell) >= contrastRatio('#ffffff', cell) ? '#111111' : '#ffffff'; if ('isSvg' in g) g.textBg = cell;
         const s = cellText(v), x = labelW + (c + 0.5) * cw, y = top + (r + 0.5) * ch;
-        g.fillText(s, x, y, cw - 2);
+        /** @type {CanvasRenderingContext2D} */ (g).fillText(s, x, y, cw - 2);
         const tw = Math.min(cw - 2, g.measureText(s).width); box(x - tw / 2, y - fs / 2, tw, fs, s);
       }
-      g.textBg = null;
+      if ('isSvg' in g) g.textBg = undefined;
     }
     for (const m of this.marks || []) {
       const x = labelW + m.col * cw;
@@ -254,14 +296,14 @@ export class PeHeatmap extends Base {
     if (!this._data || !this.rows || !this.cols || !this.isConnected) return;
     const t0 = performance.now();
     const geo = this._geometry(), { w, h, labelH } = geo, th = (this._theme ??= theme(this));
-    const canvas = this.shadowRoot.querySelector('.map');
+    const canvas = $(this.shadowRoot, /** @type {string} */ ('.map')), cv = /** @type {HTMLCanvasElement} */ (/** @type {unknown} */ (canvas));
     const dpr = globalThis.devicePixelRatio || 1;
     // Resizing a canvas reallocates it: only when the size changes (repaints at a fixed size stay cheap).
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+    if (cv.width !== Math.round(w * dpr) || cv.height !== Math.round(h * dpr)) {
+      cv.width = Math.round(w * dpr); cv.height = Math.round(h * dpr);
       canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
     }
-    const g = canvas.getContext('2d');
+    const g = /** @type {CanvasRenderingContext2D} */ (cv.getContext('2d'));
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
     const [lo, hi] = this._range();
@@ -278,7 +320,7 @@ export class PeHeatmap extends Base {
 
   /** A categorical legend (swatch + label per category) in place of the colour bar, when categories are given. */
   _legend() {
-    const sr = this.shadowRoot, cats = sr.querySelector('.cats'), bar = sr.querySelector('.bar');
+    const sr = this.shadowRoot, cats = $(sr, '.cats'), bar = $(sr, '.bar');
     cats.hidden = !this.categories; bar.hidden = !!this.categories;
     if (!this.categories) return;
     const [lo, hi] = this._range();
@@ -289,35 +331,39 @@ export class PeHeatmap extends Base {
     }));
   }
 
+  /** @param {number} lo @param {number} hi @param {number} height */
   _drawScale(lo, hi, height) {
-    const c = this.shadowRoot.querySelector('.scale'), colours = lut(this.palette);
-    c.height = height; c.style.height = `${height}px`;
-    const g = c.getContext('2d'), img = new ImageData(c.width, height), px = new Uint32Array(img.data.buffer);
-    for (let y = 0; y < height; y++) px.fill(colours[Math.round(255 * (1 - y / (height - 1)))], y * c.width, (y + 1) * c.width);
+    const c = $(this.shadowRoot, /** @type {string} */ ('.scale')), cs = /** @type {HTMLCanvasElement} */ (/** @type {unknown} */ (c)), colours = lut(this.palette);
+    cs.height = height; c.style.height = `${height}px`;
+    const g = /** @type {CanvasRenderingContext2D} */ (cs.getContext('2d')), img = new ImageData(cs.width, height), px = new Uint32Array(img.data.buffer);
+    for (let y = 0; y < height; y++) px.fill(colours[Math.round(255 * (1 - y / (height - 1)))], y * cs.width, (y + 1) * cs.width);
     g.putImageData(img, 0, 0);
     const sr = this.shadowRoot, [a, b, m] = this._scaleLabels(lo, hi);
-    sr.querySelector('.max').textContent = b; sr.querySelector('.mid').textContent = m; sr.querySelector('.min').textContent = a;
+    $(sr, '.max').textContent = b; $(sr, '.mid').textContent = m; $(sr, '.min').textContent = a;
   }
 
   // The middle label only where it says something: not on a two-valued (binary) map.
+  /** @param {number} lo @param {number} hi */
   _scaleLabels(lo, hi) { return [fmt(lo, 3), fmt(hi, 3), this._binary(lo, hi) ? '' : fmt((lo + hi) / 2, 3)]; }
-  _binary(lo, hi) { const d = this._data; for (let i = 0; i < d.length; i++) if (d[i] !== lo && d[i] !== hi && Number.isFinite(d[i])) return false; return true; }
+  /** @param {number} lo @param {number} hi */
+  _binary(lo, hi) { const d = this._data ?? []; for (let i = 0; i < d.length; i++) if (d[i] !== lo && d[i] !== hi && Number.isFinite(d[i])) return false; return true; }
 
   // ── export ──
   exportSize() {
-    const geo = this._geometry(), W = geo.w + this._barW(), n = (a, font) => (this.getAttribute(a) ? wrapText(this.getAttribute(a), font, W).length : 0);
+    const geo = this._geometry(), W = geo.w + this._barW(), n = (/** @type {string} */ a, /** @type {string} */ font) => wrapText(this.getAttribute(a) ?? '', font, W).length;
     const bar = this.categories ? 16 * this.categories.length : Math.min(220, Math.max(100, geo.h - geo.labelH));
     return { w: W, h: 18 * n('caption', `600 12px ${FONT}`) + 16 * n('ylabel', `12px ${FONT}`) + Math.max(geo.h, geo.labelH + bar) + 18 * n('xlabel', `12px ${FONT}`) + 4 };
   }
 
   /** Caption, y label, map, colour bar with its values, x label — the same as on screen — into g at (0, 0). */
+  /** @param {Ctx} g */
   paint(g) {
     if (!this._data) return;
     const geo = this._geometry(), th = theme(this), [lo, hi] = this._range();
     let y = 0;
     g.textAlign = 'left'; g.textBaseline = 'top';
     // caption and axis labels wrapped to the block's width (exportSize counts the same lines)
-    const text = (s, font, colour, dy) => { if (!s) return; for (const l of wrapText(s, font, geo.w + this._barW())) { g.font = font; g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l, 0, y); y += dy; } };
+    const text = (/** @type {string | null} */ s, /** @type {string} */ font, /** @type {string} */ colour, /** @type {number} */ dy) => { if (!s) return; for (const l of wrapText(s, font, geo.w + this._barW())) { g.font = font; g.fillStyle = colour; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(l, 0, y); y += dy; } };
     text(this.getAttribute('caption'), `600 12px ${FONT}`, th.fg, 18);
     text(this.getAttribute('ylabel'), `12px ${FONT}`, th.muted, 16);
     g.save(); g.translate(0, y); this._paintMap(g, geo, lo, hi, th); g.restore();
@@ -348,32 +394,35 @@ export class PeHeatmap extends Base {
   }
 
   /** The numbers drawn: one row per cell. */
+  /** @returns {{ columns: string[], rows: Array<Array<string | number>> }} */
   table() {
-    const rows = [];
-    for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) rows.push([r, c, this._data[r * this.cols + c]]);
+    const rows = [], d = this._data ?? [];
+    for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) rows.push([r, c, d[r * this.cols + c]]);
     return { columns: ['row', 'col', 'value'], rows };
   }
 
-  /** Every text drawn on the map's canvas (labels, ticks, values, marks), as {x, y, w, h, text} in CSS px of the canvas. */
+  /** Every text drawn on the map's canvas (labels, ticks, values, marks), as {x, y, w, h, text} in CSS px of the canvas. @returns {TextBox[]} */
   textBoxes() { return this.boxes; }
 
-  /** Cell under client coordinates, or null. */
+  /** Cell under client coordinates, or null. @param {number} clientX @param {number} clientY @returns {Cell | null} */
   cellAt(clientX, clientY) {
     const { labelW, labelH, cw, ch } = this._geometry();
-    const r = this.shadowRoot.querySelector('.map').getBoundingClientRect();
+    const r = $(this.shadowRoot, '.map').getBoundingClientRect();
     const col = Math.floor((clientX - r.left - labelW) / cw), row = Math.floor((clientY - r.top - labelH) / ch);
     return row >= 0 && col >= 0 && row < this.rows && col < this.cols ? { row, col } : null;
   }
 
   /** Centre of a cell in client coordinates (tests, keyboard tip). */
+  /** @param {number} row @param {number} col */
   cellCentre(row, col) {
     const { labelW, labelH, cw, ch } = this._geometry();
-    const r = this.shadowRoot.querySelector('.map').getBoundingClientRect();
+    const r = $(this.shadowRoot, '.map').getBoundingClientRect();
     return { x: r.left + labelW + (col + 0.5) * cw, y: r.top + labelH + (row + 0.5) * ch };
   }
 
+  /** @param {KeyboardEvent} e */
   _key(e) {
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    const d = (/** @type {Record<string, [number, number]>} */ ({ ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }))[e.key];
     if (!d || !this._data) return;
     e.preventDefault();
     const c = this._cursor;
@@ -382,10 +431,11 @@ export class PeHeatmap extends Base {
     this._show({ ...c }, p.x, p.y);
   }
 
+  /** @param {Cell | null} at @param {number} [clientX] @param {number} [clientY] */
   _show(at, clientX, clientY) {
-    const tip = this.shadowRoot.querySelector('.tip');
+    const tip = $(this.shadowRoot, '.tip');
     if (!at || !this._data || at.row >= this.rows || at.col >= this.cols) { tip.style.display = 'none'; this.hovered = null; return; }
-    if (clientX === undefined) ({ x: clientX, y: clientY } = this.cellCentre(at.row, at.col));
+    if (clientX === undefined || clientY === undefined) ({ x: clientX, y: clientY } = this.cellCentre(at.row, at.col));
     const value = this._data[at.row * this.cols + at.col];
     this.hovered = { row: at.row, col: at.col, value };
     this._cursor = { row: at.row, col: at.col };
@@ -394,16 +444,16 @@ export class PeHeatmap extends Base {
     const zh = langOf(this).startsWith('zh');
     tip.textContent = `${zh ? '行' : 'row'} ${at.row}${rl} · ${zh ? '列' : 'col'} ${at.col}${cl}: ${fmt(value, 4)}`;
     tip.dataset.value = String(value);
-    const r = this.shadowRoot.querySelector('.wrap').getBoundingClientRect();
+    const r = $(this.shadowRoot, '.wrap').getBoundingClientRect();
     tip.style.left = `${Math.min(clientX - r.left + 12, r.width - 150)}px`; tip.style.top = `${clientY - r.top + 12}px`;
     tip.style.display = 'block';
     this.dispatchEvent(new CustomEvent('cell-hover', { detail: this.hovered, bubbles: true, composed: true }));
   }
 }
 
-/** The nearest lang attribute, crossing shadow-root boundaries. */
+/** The nearest lang attribute, crossing shadow-root boundaries. @param {Node} el */
 export function langOf(el) {
-  for (let n = el; n; n = n.parentNode ?? n.host) if (n.getAttribute?.('lang')) return n.getAttribute('lang').toLowerCase();
+  for (let n = /** @type {any} */ (el); n; n = n.parentNode ?? n.host) if (n.getAttribute?.('lang')) return String(n.getAttribute('lang')).toLowerCase();
   return '';
 }
 

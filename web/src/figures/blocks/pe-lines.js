@@ -1,3 +1,4 @@
+// @ts-check
 // <pe-lines>: a chart of curves on a canvas in shadow DOM.
 //   property series: [{ label, y: ArrayLike, x?: ArrayLike (default x0 + i·dx), x0?, dx?, color?, dash?: number[],
 //                       kind?: 'line' | 'step' | 'bar' | 'points', y2?: ArrayLike (with y: a min/max band), width? }]
@@ -11,7 +12,20 @@
 // curvePaths() give what was drawn, for layout tests). A band (y, y2) is drawn light
 // with its upper edge as a solid line, so the curve stays readable and the band secondary.
 import { fmt, axisTicks } from './format.js';
-import { Base, shadow, define, theme, FONT } from './base.js';
+import { Base, shadow, define, theme, FONT, $ } from './base.js';
+
+/** @typedef {ArrayLike<number>} Nums */
+/**
+ * A curve: `y` (with `y2`: a min/max band), at `x` (default x0 + i·dx); `kind` line (default), step, bar or points.
+ * @typedef {{ y: Nums, x?: Nums, x0?: number, dx?: number, y2?: Nums, label?: string, color?: string, dash?: number[],
+ *   kind?: 'line' | 'step' | 'bar' | 'points', width?: number }} Series
+ */
+/** A vertical (x) or horizontal (y) reference line. @typedef {{ x?: number, y?: number, label?: string, color?: string }} Mark */
+/** A highlighted x range. @typedef {{ x0: number, x1: number, label?: string, color?: string }} Region */
+/** A box in canvas CSS px. @typedef {{ x: number, y: number, w: number, h: number }} Rect */
+/** A text drawn, in canvas CSS px. @typedef {Rect & { text: string, kind: string }} TextBox */
+/** An entry of the legend. @typedef {{ label?: string, color: string, dash?: number[], kind?: string }} LegendItem */
+/** @typedef {import('./export.js').Ctx} Ctx */
 import { wrapText } from './text.js';
 
 const css = `
@@ -35,8 +49,20 @@ export class PeLines extends Base {
     super();
     shadow(this, css, `<div class="caption" part="caption"></div>
       <div class="wrap"><canvas tabindex="0" role="img"></canvas><div class="tip" role="status"></div></div><div class="legend"></div>`);
-    this._series = []; this.marks = []; this.regions = []; this.renderCount = 0; this.hovered = null; this._hx = null;
-    const c = this.shadowRoot.querySelector('canvas');
+    /** @type {Series[]} */ this._series = [];
+    /** @type {Mark[]} */ this.marks = [];
+    /** @type {Region[]} */ this.regions = [];
+    this.renderCount = 0;
+    /** the read-out shown under the pointer @type {{ x: number, values: Array<{ label: string, x: number, y: number, y2?: number, index: number }> } | null} */
+    this.hovered = null;
+    /** @type {number | null} */ this._hx = null;
+    /** @type {number | undefined} */ this._w = undefined;
+    /** @type {TextBox[] | undefined} */ this._boxes = undefined;
+    /** @type {Array<Array<[number, number]>> | undefined} */ this._paths = undefined;
+    /** @type {Rect[] | undefined} */ this._solids = undefined;
+    /** @type {LegendItem[] | undefined} */ this._overflow = undefined;
+    /** @type {Rect | undefined} */ this._frame = undefined;
+    const c = $(this.shadowRoot, 'canvas');
     c.addEventListener('pointermove', (e) => this._hover(e.clientX));
     c.addEventListener('pointerleave', () => this._hide());
     c.addEventListener('blur', () => this._hide());
@@ -52,13 +78,15 @@ export class PeLines extends Base {
 
   connectedCallback() { this._ro.observe(this); }
   disconnectedCallback() { this._ro.disconnect(); }
+  /** @param {string} name */
   attributeChangedCallback(name) {
     if (name === 'caption') {
-      this.shadowRoot.querySelector('.caption').textContent = this.getAttribute('caption') || '';
+      $(this.shadowRoot, '.caption').textContent = this.getAttribute('caption') || '';
       this._describe();
     } else this.render();
   }
 
+  /** The curves drawn. @param {Series[]} v */
   set series(v) { this._series = v || []; this._describe(); this.render(); }
   /** The canvas's text alternative: the caption, then each curve (up to 8) with its x range, first and last value and
    * its range, and the marked values — the numbers drawn, in words a screen reader can say. */
@@ -74,13 +102,17 @@ export class PeLines extends Base {
     }
     for (const r of (this.regions || []).slice(0, 4)) if (r.label) parts.push(`${r.label} (x ${f(r.x0)} … ${f(r.x1)})`);
     for (const m of (this.marks || []).slice(0, 6)) if (m.label) parts.push(`${m.label}${m.x !== undefined ? ` (x = ${f(m.x)})` : m.y !== undefined ? ` (y = ${f(m.y)})` : ''}`);
-    this.shadowRoot.querySelector('canvas').setAttribute('aria-label', parts.join('. '));
+    $(this.shadowRoot, 'canvas').setAttribute('aria-label', parts.join('. '));
   }
+  /** @returns {Series[]} */
   get series() { return this._series; }
+  /** Draws `series` with `marks` and `regions`. @param {{ series: Series[], marks?: Mark[], regions?: Region[] }} o */
   update({ series, marks, regions }) { this.marks = marks || []; this.regions = regions || []; this.series = series; }
 
+  /** @param {Series} s @returns {Nums} */
   _xs(s) { const n = s.y.length; return s.x ?? Array.from({ length: n }, (_, i) => (s.x0 ?? 0) + i * (s.dx ?? 1)); }
 
+  /** @param {number} [w] @param {Ctx | null} [g] */
   _scales(w = Math.max(200, this.clientWidth || 600), g = null) {
     const h = Number(this.getAttribute('height')) || 240;
     const logx = this.hasAttribute('log-x'), logy = this.hasAttribute('log-y');
@@ -108,7 +140,7 @@ export class PeLines extends Base {
     const yt = axisTicks(y0, y1, { log: logy, count: Math.max(3, Math.round(h / 50)) });
     // The left margin fits the widest y tick label (measured in the drawing font).
     let left = 58;
-    if (g) { g.font = `12px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => g.measureText(yt.format(v)).width))); }
+    if (g) { const gg = g; gg.font = `12px ${FONT}`; left = Math.max(40, 26 + Math.max(...yt.values.map((v) => gg.measureText(yt.format(v)).width))); }
     const f = { w, h, left, right: w - 14, top: 8, bottom: h - 34 };
     const xt = axisTicks(x0, x1, { log: logx, count: Math.max(3, Math.floor((f.right - f.left) / 80)) });
     // Counts (heads, pairs, channels): an axis whose every x is an integer gets integer ticks only.
@@ -118,20 +150,24 @@ export class PeLines extends Base {
       if (xt.values.length < 2) xt.values = Array.from({ length: Math.floor(x1) - Math.ceil(x0) + 1 }, (_, i) => Math.ceil(x0) + i);
       xt.format = (v) => String(v);
     }
-    const tx = logx ? Math.log10 : (x) => x, ty = logy ? Math.log10 : (y) => y;
+    const tx = logx ? Math.log10 : (/** @type {number} */ x) => x, ty = logy ? Math.log10 : (/** @type {number} */ y) => y;
     const [X0, X1, Y0, Y1] = [tx(x0), tx(x1), ty(y0), ty(y1)];
     const nmax = Math.max(1, ...this._series.map((s) => s.y.length));
     const barPad = this._series.some((s) => s.kind === 'bar' || s.kind === 'points') ? 0.5 * ((X1 - X0) / Math.max(1, nmax - 1)) : 0;
-    const px = (x) => f.left + ((tx(x) - X0 + barPad) / (X1 - X0 + 2 * barPad)) * (f.right - f.left);
-    const py = (y) => f.bottom - ((ty(y) - Y0) / (Y1 - Y0)) * (f.bottom - f.top);
-    const invx = (p) => { const t = X0 - barPad + ((p - f.left) / (f.right - f.left)) * (X1 - X0 + 2 * barPad); return logx ? 10 ** t : t; };
+    const px = (/** @type {number} */ x) => f.left + ((tx(x) - X0 + barPad) / (X1 - X0 + 2 * barPad)) * (f.right - f.left);
+    const py = (/** @type {number} */ y) => f.bottom - ((ty(y) - Y0) / (Y1 - Y0)) * (f.bottom - f.top);
+    const invx = (/** @type {number} */ p) => { const t = X0 - barPad + ((p - f.left) / (f.right - f.left)) * (X1 - X0 + 2 * barPad); return logx ? 10 ** t : t; };
     return { f, px, py, invx, x0, x1, y0, y1, logx, logy, xt, yt };
   }
 
   /** Axes, marks, regions and curves of a w-wide plot into g at (0, 0). */
+  /** @param {Ctx} g @param {number} w */
   _plot(g, w) {
     const th = theme(this), sc = this._scales(w, g), { f, px, py, xt, yt, logy, y0, y1 } = sc;
-    const boxes = [], paths = [], solids = [], box = (x, y, bw, bh, text, kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
+    /** @type {TextBox[]} */ const boxes = [];
+    /** @type {Array<Array<[number, number]>>} */ const paths = [];
+    /** @type {Rect[]} */ const solids = [];
+    const box = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ bw, /** @type {number} */ bh, /** @type {string} */ text, /** @type {string} */ kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
     g.font = `12px ${FONT}`; g.strokeStyle = th.grid; g.fillStyle = th.fg; g.lineWidth = 1; g.setLineDash([]);
     for (const r of this.regions) {
       g.globalAlpha = 0.14; g.fillStyle = th.colour(r.color, th.series[4]);
@@ -162,14 +198,16 @@ export class PeLines extends Base {
     g.save(); g.beginPath(); g.rect(f.left, f.top, f.right - f.left, f.bottom - f.top); g.clip();
     for (const m of this.marks) {
       g.strokeStyle = th.colour(m.color, th.muted); g.lineWidth = 1.2; g.setLineDash([4, 3]); g.beginPath();
-      if (m.x !== undefined) { g.moveTo(px(m.x), f.top); g.lineTo(px(m.x), f.bottom); } else { g.moveTo(f.left, py(m.y)); g.lineTo(f.right, py(m.y)); }
+      if (m.x !== undefined) { g.moveTo(px(m.x), f.top); g.lineTo(px(m.x), f.bottom); } else { g.moveTo(f.left, py(m.y ?? NaN)); g.lineTo(f.right, py(m.y ?? NaN)); }
       g.stroke(); g.setLineDash([]);
     }
     this._series.forEach((s, si) => {
       const col = th.colour(s.color, th.series[si % th.series.length]), xs = this._xs(s), n = s.y.length;
       g.strokeStyle = col; g.fillStyle = col; g.lineWidth = s.width ?? 1.8; g.setLineDash(s.dash || []);
-      const line = (ys) => {
-        g.beginPath(); let pen = false, run = [];
+      const line = (/** @type {Nums} */ ys) => {
+        /** @type {Array<[number, number]>} */
+        let run = [];
+        g.beginPath(); let pen = false;
         for (let i = 0; i < n; i++) {
           const v = ys[i];
           if (!Number.isFinite(v) || (logy && v <= 0) || (sc.logx && xs[i] <= 0)) { pen = false; if (run.length) paths.push(run); run = []; continue; }
@@ -182,10 +220,11 @@ export class PeLines extends Base {
       if (s.y2) {
         g.globalAlpha = 0.22; g.beginPath();
         const bw = Math.max(1, (f.right - f.left) / n);
-        for (let i = 0; i < n; i++) { const x = px(xs[i]); g.rect(x - 0.5, py(s.y2[i]), bw, Math.max(1, py(s.y[i]) - py(s.y2[i]))); }
+        const y2 = s.y2;
+        for (let i = 0; i < n; i++) { const x = px(xs[i]); g.rect(x - 0.5, py(y2[i]), bw, Math.max(1, py(s.y[i]) - py(y2[i]))); }
         g.fill(); g.globalAlpha = 1;
         line(s.y2);
-        paths.push(Array.from({ length: n }, (_, i) => [px(xs[i]), py(s.y[i])]).filter(([, y]) => Number.isFinite(y)));
+        paths.push(Array.from({ length: n }, (_, i) => /** @type {[number, number]} */ ([px(xs[i]), py(s.y[i])])).filter(([, y]) => Number.isFinite(y)));
       } else if (s.kind === 'bar') {
         const bw = Math.max(1, ((f.right - f.left) / Math.max(n, 1)) * 0.7), base = py(logy ? y0 : Math.max(y0, Math.min(0, y1)));
         for (let i = 0; i < n; i++) if (Number.isFinite(s.y[i])) {
@@ -203,7 +242,7 @@ export class PeLines extends Base {
     g.restore();
     // Labels last, each 4 px clear of every curve and dot (2 px above and below) and of the labels already placed, on a
     // background halo.
-    const clear = (x, y, bw, bh) => {
+    const clear = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ bw, /** @type {number} */ bh) => {
       const halo = { x: x - 4, y: y - 2, w: bw + 8, h: bh + 4 };
       return x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
         && !paths.some((run) => hitsPath(run, halo.x, halo.y, halo.w, halo.h)) && !solids.some((s) => overlaps(s, halo))
@@ -211,19 +250,22 @@ export class PeLines extends Base {
     };
     // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
     // the space nearest the middle); else (nothing clear) by its line.
+    /** @type {LegendItem[]} */
     const overflow = [];
-    const spot = (lines, cands) => {
+    /** @typedef {(tw: number) => Array<[number, number]>} Cands */
+    const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands) => {
       const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 14 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
+      /** @type {[number, number] | undefined} */
       let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
       if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
         const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
       }
       return { c, tw, h, pref };
     };
-    const place = (text, cands, colour) => {
+    const place = (/** @type {string} */ text, /** @type {Cands} */ cands, /** @type {string} */ colour) => {
       let lines = [text], s = spot(lines, cands);
       if (!s.c && text.includes(' ')) {
-        const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => m.index).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
+        const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => /** @type {number} */ (m.index)).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
         const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands);
         if (s2.c) { lines = two; s = s2; }
       }
@@ -235,55 +277,59 @@ export class PeLines extends Base {
       lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 14 * i));
       box(c[0], c[1], tw, h, text, 'label');
     };
-    const ys = (step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
+    const ys = (/** @type {number} */ step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
     g.font = `12px ${FONT}`;
     for (const m of this.marks) {
       if (!m.label) continue;
       if (m.x !== undefined) {
         const x = px(m.x);
-        place(m.label, (tw) => ys(7).flatMap((y) => [[x + 4, y], [x - 4 - tw, y]]), th.colour(m.color, th.muted));
+        place(m.label, (tw) => ys(7).flatMap((y) => /** @type {Array<[number, number]>} */ ([[x + 4, y], [x - 4 - tw, y]])), th.colour(m.color, th.muted));
       } else {
-        const y = py(m.y), xsC = (tw) => Array.from({ length: Math.max(1, Math.floor((f.right - f.left - tw - 8) / 24)) }, (_, i) => f.left + 4 + i * 24);
-        place(m.label, (tw) => [...xsC(tw).flatMap((x) => [[x, y + 3], [x, y - 15]])], th.colour(m.color, th.muted));
+        const y = py(m.y ?? NaN), xsC = (/** @type {number} */ tw) => Array.from({ length: Math.max(1, Math.floor((f.right - f.left - tw - 8) / 24)) }, (_, i) => f.left + 4 + i * 24);
+        place(m.label, (tw) => [...xsC(tw).flatMap((x) => /** @type {Array<[number, number]>} */ ([[x, y + 3], [x, y - 15]]))], th.colour(m.color, th.muted));
       }
     }
     for (const r of this.regions) {
       if (!r.label) continue;
       const cx = Math.min(f.right - 40, Math.max(f.left + 40, (px(r.x0) + px(Math.min(r.x1, sc.x1))) / 2));
-      place(r.label, (tw) => [...ys(7).reverse().map((y) => [cx - tw / 2, y]), ...ys(7).reverse().flatMap((y) => [[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]])], th.fg);
+      place(r.label, (tw) => [...ys(7).reverse().map((y) => /** @type {[number, number]} */ ([cx - tw / 2, y])), ...ys(7).reverse().flatMap((y) => /** @type {Array<[number, number]>} */ ([[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]]))], th.fg);
     }
     this._boxes = boxes; this._paths = paths; this._solids = solids; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
     return sc;
   }
 
   /** Every text drawn on the canvas: {x, y, w, h, text, kind: xtick | ytick | xlabel | ylabel | label (marks, regions)}, canvas CSS px. */
+  /** @returns {TextBox[]} */
   textBoxes() { return this._boxes ?? []; }
   /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
+  /** @returns {Rect[]} */
   solidBoxes() { return this._solids ?? []; }
   /** The plot frame {x, y, w, h} in canvas CSS px. */
-  frameBox() { return this._frame; }
+  /** @returns {Rect} */
+  frameBox() { return /** @type {Rect} */ (this._frame); }
   /** The curves drawn, as runs of [x, y] canvas CSS px (bars as their outline, points as two crossed strokes). */
+  /** @returns {Array<Array<[number, number]>>} */
   curvePaths() { return this._paths ?? []; }
 
   render() {
-    const c = this.shadowRoot.querySelector('canvas');
+    const c = $(this.shadowRoot, /** @type {string} */ ('canvas')), cv = /** @type {HTMLCanvasElement} */ (/** @type {unknown} */ (c));
     if (!this.isConnected) return;
     const w = Math.max(200, this.clientWidth || 600), h = Number(this.getAttribute('height')) || 240;
     this._w = this.clientWidth;
     const dpr = globalThis.devicePixelRatio || 1;
-    c.width = Math.round(w * dpr); c.height = Math.round(h * dpr); c.style.height = `${h}px`;
-    const g = c.getContext('2d');
+    cv.width = Math.round(w * dpr); cv.height = Math.round(h * dpr); c.style.height = `${h}px`;
+    const g = /** @type {CanvasRenderingContext2D} */ (cv.getContext('2d'));
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
     this._plot(g, w);
-    const th = theme(this), leg = this.shadowRoot.querySelector('.legend');
+    const th = theme(this), leg = $(this.shadowRoot, '.legend');
     leg.replaceChildren();
     this._legendItems(th).forEach((s) => {
       const span = document.createElement('span'), i = document.createElement('i'), col = s.color;
       // the swatch looks like the series: a dot for points, a dashed line for a dashed curve
       if (s.kind === 'points') i.className = 'dot';
       i.style.background = s.dash ? `repeating-linear-gradient(90deg, ${col} 0 ${s.dash[0]}px, transparent ${s.dash[0]}px ${s.dash[0] + s.dash[1]}px)` : col;
-      span.append(i, s.label); leg.append(span);
+      span.append(i, s.label ?? ''); leg.append(span);
     });
     this.renderCount++;
     this.dispatchEvent(new CustomEvent('rendered'));
@@ -291,26 +337,31 @@ export class PeLines extends Base {
 
   // ── export ──
   /** What the legend lists: every labelled series, then the mark labels that found no clear place in the plot. */
+  /** @param {ReturnType<typeof theme>} th @returns {LegendItem[]} */
   _legendItems(th) {
     return [...this._series.map((s, si) => ({ ...s, color: th.colour(s.color, th.series[si % th.series.length]) })).filter((s) => s.label), ...(this._overflow ?? [])];
   }
+  /** @param {Ctx} g @param {number} w */
   _legendRows(g, w) {
     g.font = `12px ${FONT}`;
+    /** @type {Array<Array<{ s: LegendItem, x: number }>>} */
     const rows = [[]]; let x = 0;
     this._legendItems(theme(this)).forEach((s) => {
-      const iw = 24 + g.measureText(s.label).width + 14;
-      if (x + iw > w && rows.at(-1).length) { rows.push([]); x = 0; }
-      rows.at(-1).push({ s, x }); x += iw;
+      const iw = 24 + g.measureText(s.label ?? '').width + 14;
+      if (x + iw > w && rows[rows.length - 1].length) { rows.push([]); x = 0; }
+      rows[rows.length - 1].push({ s, x }); x += iw;
     });
     return rows.filter((r) => r.length);
   }
   /** The caption as drawn in an export: wrapped to the plot's width (never cut on a phone). */
+  /** @param {number} w */
   _captionLines(w) { const c = this.getAttribute('caption'); return c ? wrapText(c, `600 12px ${FONT}`, w) : []; }
+  /** @param {Ctx} g */
   exportSize(g) {
     const w = Math.max(200, this.clientWidth || 600), h = Number(this.getAttribute('height')) || 240;
     return { w, h: 18 * this._captionLines(w).length + h + 18 * this._legendRows(g, w).length + 4 };
   }
-  /** Caption, plot and legend into g at (0, 0). */
+  /** Caption, plot and legend into g at (0, 0). @param {Ctx} g */
   paint(g) {
     const th = theme(this), w = Math.max(200, this.clientWidth || 600), h = Number(this.getAttribute('height')) || 240;
     let y = 0;
@@ -323,13 +374,15 @@ export class PeLines extends Base {
         if (s.kind === 'points') { g.beginPath(); g.arc(x + 9, y + 7.5, 4, 0, 7); g.fill(); }
         else if (s.dash) for (let a = 0; a < 18; a += s.dash[0] + s.dash[1]) g.fillRect(x + a, y + 6, Math.min(s.dash[0], 18 - a), 3);
         else g.fillRect(x, y + 6, 18, 3);
-        g.fillStyle = th.fg; g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle'; g.fillText(s.label, x + 22, y + 8);
+        g.fillStyle = th.fg; g.font = `12px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'middle'; g.fillText(s.label ?? '', x + 22, y + 8);
       }
       y += 18;
     }
   }
   /** The numbers drawn: one row per point of every series (x, y; a band adds y2). */
+  /** @returns {{ columns: string[], rows: Array<Array<string | number>> }} */
   table() {
+    /** @type {Array<Array<string | number>>} */
     const rows = [];
     for (const s of this._series) {
       const xs = this._xs(s);
@@ -338,15 +391,18 @@ export class PeLines extends Base {
     return { columns: ['series', 'x', 'y', 'y2'], rows };
   }
 
-  _hide() { this.shadowRoot.querySelector('.tip').style.display = 'none'; this.hovered = null; }
+  _hide() { $(this.shadowRoot, '.tip').style.display = 'none'; this.hovered = null; }
 
   /** Read-out of every series at the x nearest to a client x coordinate. */
+  /** @param {number} clientX */
   _hover(clientX) {
     if (!this._series.length) return;
-    const c = this.shadowRoot.querySelector('canvas'), r = c.getBoundingClientRect();
-    const { invx, f } = this._scales(undefined, c.getContext('2d'));
+    const c = $(this.shadowRoot, 'canvas'), r = c.getBoundingClientRect();
+    const { invx, f } = this._scales(undefined, /** @type {HTMLCanvasElement} */ (/** @type {unknown} */ (c)).getContext('2d'));
     const p = Math.min(f.right, Math.max(f.left, clientX - r.left)); this._hx = p;
-    const xv = invx(p), values = [];
+    const xv = invx(p);
+    /** @type {Array<{ label: string, x: number, y: number, y2?: number, index: number }>} */
+    const values = [];
     for (const s of this._series) {
       const xs = this._xs(s);
       let best = 0, bd = Infinity;
@@ -355,7 +411,7 @@ export class PeLines extends Base {
       values.push({ label: s.label || '', x: xs[best], y: s.y[best], y2: s.y2?.[best], index: best });
     }
     this.hovered = { x: values[0].x, values };
-    const tip = this.shadowRoot.querySelector('.tip');
+    const tip = $(this.shadowRoot, '.tip');
     tip.textContent = `x = ${fmt(values[0].x, 3)}\n` + values.map((v) => `${v.label}: ${fmt(v.y, 4)}${v.y2 !== undefined ? ` … ${fmt(v.y2, 4)}` : ''}`).join('\n');
     tip.style.display = 'block';
     tip.style.left = `${Math.min(p + 10, f.w - 170)}px`; tip.style.top = `${f.top + 6}px`;
@@ -363,10 +419,11 @@ export class PeLines extends Base {
   }
 }
 
-/** Whether two boxes {x, y, w, h} overlap. */
+/** Whether two boxes {x, y, w, h} overlap. @param {Rect} a @param {Rect} b */
 export const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** Whether a polyline (runs of [x, y]) enters the rectangle (x, y, w, h): Liang–Barsky clipping of each segment. */
+/** @param {Array<[number, number]>} run @param {number} x @param {number} y @param {number} w @param {number} h */
 export function hitsPath(run, x, y, w, h) {
   for (let i = 0; i < run.length; i++) {
     const [ax, ay] = run[i], [bx, by] = run[Math.min(i + 1, run.length - 1)], dx = bx - ax, dy = by - ay;

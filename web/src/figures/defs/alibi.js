@@ -1,6 +1,8 @@
+// @ts-check
 // Section 7: ALiBi — geometric slopes per head and the linear bias of one head.
 import { L } from '../params.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'alibi',
   title: L('ALiBi: a linear penalty per head', 'ALiBi：每个头一个线性惩罚'),

@@ -1,7 +1,9 @@
+// @ts-check
 // Section 1: attention over a longer text, with or without RoPE and a causal mask.
 import { L } from '../params.js';
 import { tokensQK } from './util.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'attention',
   title: L('Attention over a text', '一段文本上的注意力'),

@@ -9,6 +9,7 @@ import { L } from '../params.js';
 
 const GROWTH = 1.012;   // bins of the cosine curve on its log axis: each 1.2 % wider than the one before
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'base-theta',
   title: L('Why base 10000? What rope_theta decides', '为什么底数是 10000？rope_theta 决定了什么'),

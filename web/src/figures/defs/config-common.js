@@ -1,18 +1,24 @@
+// @ts-check
 // What the config figures share (config-wavelengths, -schedule, -decay, -scale, -mrope): the `config` parameter, reading
 // it with pe.ropeFromConfig (a PosencError becomes a FigureError naming the key path, the rule in English and Chinese),
 // and the layer types that rotate. Not a figure: the registry does not list it.
 import { L, FigureError } from '../params.js';
 import { errorText } from '../messages.js';
+/** @typedef {import('../params.js').Posenc} Posenc */
+/** @typedef {ReturnType<Posenc['ropeFromConfig']>} RopeFromConfig */
+/** @typedef {RopeFromConfig['layer_types'][string] & object} ConfigRope */
 
 /** Llama 4 Scout's position keys (every 4th layer NoPE, llama3 with equal band factors, attention temperature tuning): the default. */
 export const LLAMA4 = '{"model_type": "llama4_text", "num_hidden_layers": 48, "head_dim": 128, "rope_theta": 500000.0, "max_position_embeddings": 10485760, "attention_chunk_size": 8192, "attn_temperature_tuning": true, "floor_scale": 8192, "attn_scale": 0.1, "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}}';
 /** Qwen2.5-VL 7B's position keys and the token ids get_rope_index reads. */
 export const QWEN25VL = '{"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "max_position_embeddings": 128000, "image_token_id": 151655, "video_token_id": 151656, "vision_start_token_id": 151652, "vision_end_token_id": 151653, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}';
 
+/** The `config` parameter with a default config.json. @param {string} def @returns {import('../params.js').ParamSpec} */
 export const configParam = (def) => ({ type: 'string', default: def, maxLength: 20000, multiline: true, label: L('config.json', 'config.json') });
 
 // Rules only the config reader's PosencErrors use → Chinese ($1… kept as written); the rules every API shares are
 // translated by messages.js (errorText), which also sets the form: "参数错误：key path：rule。".
+/** @type {Array<[RegExp, string | ((m: string, ...g: string[]) => string)]>} */
 const RULES = [
   [/^must be an object \(a parsed config\.json\)$/, '必须是一个对象（解析后的 config.json）'],
   [/^must be an object(?: or null)? \(got (.+)\)$/, '必须是对象（收到 $1）'],
@@ -33,49 +39,54 @@ const RULES = [
   [/^true means ALiBi, not RoPE$/, '为 true 表示 ALiBi，不是 RoPE'],
   [/^required, an integer token id \(got (.+)\)$/, '必须提供，且为整数词元编号（收到 $1）'],
 ];
+/** @type {Array<[RegExp, string]>} */
 const VALUES = [[/ \(a string\)/g, '（字符串）'], [/ \(a boolean\)/g, '（布尔值）'], [/learned absolute positions/g, '可学习的绝对位置'],
   [/T5 relative-position buckets/g, 'T5 的相对位置分桶'], [/DeBERTa relative positions/g, 'DeBERTa 的相对位置']];
 
 /** A config reader PosencError ("key path: rule") as {en, zh}, in the page's form for errors (messages.js). */
+/** @param {{ name: string, message: string }} e */
 export function configErrorText(e) {
   const m = /^([\w.[\]-]+): (.+)$/s.exec(e.message);
   for (const [re, zh] of m ? RULES : []) {
-    if (!re.test(m[2])) continue;
-    let rule = m[2].replace(re, zh);
+    if (!re.test(/** @type {RegExpExecArray} */ (m)[2])) continue;
+    let rule = /** @type {RegExpExecArray} */ (m)[2].replace(re, /** @type {any} */ (zh));
     for (const [v, z] of VALUES) rule = rule.replace(v, z);
-    return L(e.message, `参数错误：${m[1]}：${rule}。`);
+    return L(e.message, `参数错误：${/** @type {RegExpExecArray} */ (m)[1]}：${rule}。`);
   }
   return errorText(e);
 }
 
 /** pe.ropeFromConfig, a PosencError turned into a FigureError on the `config` attribute. */
+/** @param {Posenc} pe @param {unknown} config @param {Parameters<Posenc['ropeFromConfig']>[1]} [options] */
 export function fromConfig(pe, config, options) {
   try {
     return pe.ropeFromConfig(config, options);
   } catch (e) {
-    if (e?.name !== 'PosencError') throw e;
-    throw new FigureError(configErrorText(e), 'config');
+    if (/** @type {Error} */ (e)?.name !== 'PosencError') throw e;
+    throw new FigureError(configErrorText(/** @type {Error} */ (e)), 'config');
   }
 }
 
 /** The layer types that rotate, the default one first: [[name, rope]]. */
+/** @param {RopeFromConfig} r @returns {Array<[string, ConfigRope]>} */
 export function ropeTypes(r) {
-  const all = Object.entries(r.layer_types).filter(([, v]) => v);
+  const all = /** @type {Array<[string, ConfigRope]>} */ (Object.entries(r.layer_types).filter(([, v]) => v));
   return [...all.filter(([t]) => t === r.layer_type), ...all.filter(([t]) => t !== r.layer_type)];
 }
 
 /** Short name of a layer type for labels ('sliding_attention' → 'sliding'). */
-export const shortType = (t) => t.replace(/_attention$/, '');
+export const shortType = (/** @type {string} */ t) => t.replace(/_attention$/, '');
 
 /** A layer type in Chinese prose ('full_attention' → '全局注意力'); unknown types keep their identifier. */
+/** @type {Record<string, string>} */
 const TYPE_ZH = { full_attention: '全局注意力', sliding_attention: '滑动窗口注意力', chunked_attention: '分块注意力', linear_attention: '线性注意力',
   global: '全局', local: '局部', conv: '卷积' };
-export const typeZh = (t) => TYPE_ZH[t] ?? TYPE_ZH[shortType(t)] ?? t;
+export const typeZh = (/** @type {string} */ t) => TYPE_ZH[t] ?? TYPE_ZH[shortType(t)] ?? t;
 /** Short label of a layer type in a language: en 'full', zh '全局注意力'. */
 /** A layer type's identifier followed by its Chinese name: 'full_attention（全局注意力）'. */
-export const typeNamed = (t) => (typeZh(t) === t ? t : `${t}（${typeZh(t)}）`);
+export const typeNamed = (/** @type {string} */ t) => (typeZh(t) === t ? t : `${t}（${typeZh(t)}）`);
 
-const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
+const num = (/** @type {number} */ x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
 
 /**
  * The scaling parameters a layer type's RoPE was read with, beyond factor and rope_theta, as {en, zh} phrases:
@@ -83,8 +94,11 @@ const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecisio
  * mscale / mscale_all_dim (when set) and the ramp (yarn_correction_range); and the wavelength thresholds for a plot
  * ({y, name}: shorter wavelengths are kept, longer ones scaled; L = original_max_position_embeddings).
  */
+/** @param {ConfigRope} t @returns {{ en: string[], zh: string[], thresholds: Array<{ y: number, name: string }> }} */
 export function scalingFacts(t) {
-  const p = t.params ?? {}, L0 = t.original_max_position_embeddings, en = [], zh = [], thresholds = [];
+  const p = t.params ?? {}, L0 = t.original_max_position_embeddings;
+  /** @type {string[]} */ const en = [], zh = [];
+  /** @type {Array<{ y: number, name: string }>} */ const thresholds = [];
   if (t.rope_type === 'llama3' && t.llama3_bands) {
     const b = t.llama3_bands, lo = p.low_freq_factor ?? 1, hi = p.high_freq_factor ?? 4;
     en.push(`low_freq_factor ${num(lo)}, high_freq_factor ${num(hi)}: pairs ${b.n_kept} kept / ${b.n_smoothed} smoothed / ${b.n_scaled} scaled (wavelength < ${num(b.high_freq_wavelen)} kept, > ${num(b.low_freq_wavelen)} divided by the factor)`);
@@ -105,6 +119,7 @@ export function scalingFacts(t) {
  * DeepSeek's softmax factor explained: mscale² with get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1
  * (HF's DeepseekV3Attention; 1 when factor ≤ 1 or mscale_all_dim is 0).
  */
+/** @param {ConfigRope} t @param {{ softmax_scale_factor: number }} mla */
 export function mscaleNote(t, mla) {
   const p = t.params ?? {}, f = t.factor ?? 1, m = p.mscale_all_dim ?? 0;
   const g = f <= 1 || !m ? 1 : 0.1 * m * Math.log(f) + 1;
@@ -114,6 +129,7 @@ export function mscaleNote(t, mla) {
 
 // The package's notes (ropeFromConfig(...).warnings, English sentences naming keys) → Chinese; a note no rule matches
 // is shown as written (its key names are identifiers).
+/** @type {Array<[RegExp, string]>} */
 const NOTES = [
   [/^(.+?): ignored; did you mean '(.+)'\?$/, "$1：已忽略；是不是想写 '$2'？"],
   [/^(.+?): (.+) not in the config: the defaults of HF's (.*) config class$/, '$1 中没有 $2：采用 Hugging Face 中 $3 配置类的默认值'],
@@ -126,6 +142,7 @@ const NOTES = [
     '$1：动态 NTK（$2）——每当最大位置 + 1 超过此前见过的最长长度，Hugging Face 就用 seq_len = 最大位置 + 1 重新计算 inv_freq（序列回到 max_position_embeddings 以内时恢复原值）；KV 缓存中已有的键保留旋转时所用底数的角度，所以超过 max_position_embeddings 后，缓存的键与新的键用的是不同的底数。effective_base 是 seq_len = $3 时的底数'],
 ];
 /** One package note in both languages. */
+/** @param {string} w */
 export function noteText(w) {
   for (const [re, zh] of NOTES) if (re.test(w)) return L(w, w.replace(re, zh));
   return L(w, w);

@@ -1,3 +1,4 @@
+// @ts-check
 // Section 6: M-RoPE (Qwen2-VL / 2.5-VL / 3-VL / 3.5): the 3 × L position ids (t, h, w) of an example sequence —
 // text, <vision_start>, an image of h × w patches merged 2 × 2, <vision_end>, text — from pe.mropePositionIds (HF
 // get_rope_index) with the config's token ids; and which frequency pairs each axis drives (mrope_section, contiguous or
@@ -8,6 +9,7 @@ import { QWEN25VL, configParam, configErrorText, fromConfig } from './config-com
 const BEFORE = 4, AFTER = 3, TEXT = 1000;   // text tokens around the image; their ids are arbitrary non-vision ids
 const AXES = ['t', 'h', 'w'];
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'config-mrope',
   title: L('M-RoPE: the position ids of an image and text', 'M-RoPE：一张图片与文字的位置编号'),
@@ -27,7 +29,7 @@ export default {
     const r = fromConfig(pe, config);
     if (!r.mrope_section) return { ids: null };
     const c = typeof config === 'string' ? JSON.parse(config) : config;
-    const tc = c.text_config ?? {}, id = (k) => c[k] ?? tc[k];
+    const tc = c.text_config ?? {}, id = (/** @type {string} */ k) => c[k] ?? tc[k];
     const [h, w] = image.split('x').map(Number), merged = (h / 2) * (w / 2);
     const end = id('vision_end_token_id') ?? TEXT + 99;
     const tokens = [...Array(BEFORE).fill('text'), '<vision_start>', ...Array(merged).fill('image'), '<vision_end>', ...Array(AFTER).fill('text')];
@@ -37,12 +39,12 @@ export default {
     try {
       out = pe.mropePositionIds({ config: c, input_ids, image_grid_thw: [[1, h, w]] });
     } catch (e) {
-      throw e?.name === 'PosencError' ? new FigureError(configErrorText({ name: e.name, message: e.message.replace(/^config\./, '') }), 'config') : e;
+      throw /** @type {Error} */ (e)?.name === 'PosencError' ? new FigureError(configErrorText({ name: /** @type {Error} */ (e).name, message: /** @type {Error} */ (e).message.replace(/^config\./, '') }), 'config') : e;
     }
     const half = r.rotary_dim / 2, axes = new Float32Array(half).fill(NaN);
     AXES.forEach((_, a) => {
       const pos = [[0], [0], [0]]; pos[a] = [1];
-      const m = pe.mropeTables({ rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, mrope_section: r.mrope_section, mrope_interleaved: r.mrope_interleaved, positions: pos });
+      const m = pe.mropeTables({ rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, mrope_section: /** @type {[number, number, number]} */ (r.mrope_section), mrope_interleaved: /** @type {boolean | undefined} */ (r.mrope_interleaved), positions: /** @type {[number[], number[], number[]]} */ (pos) });
       for (let i = 0; i < half; i++) if (m.sin[i] !== 0) axes[i] = a;
     });
     return { ids: Float32Array.from(out.position_ids), L: tokens.length, tokens, rope_deltas: out.rope_deltas, axes, half,
@@ -56,10 +58,10 @@ export default {
     // column labels the same in every language (the caption says what they mean)
     const short = { text: '·', image: '▦', '<vision_start>': '[', '<vision_end>': ']' };
     const img = r.tokens.indexOf('image'), last = r.tokens.lastIndexOf('image'), after = last + 1;   // <vision_end>, where the text resumes
-    const thw = (j) => AXES.map((_, a) => r.ids[a * r.L + j]).join(', ');   // token j's ids
+    const thw = (/** @type {number} */ j) => AXES.map((_, a) => r.ids[a * r.L + j]).join(', ');   // token j's ids
     return {
       // every id printed in its cell where it fits (the point is the numbers: one t for the image, rows, columns)
-      ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((t) => short[t]), showValues: true,
+      ids: { data: r.ids, rows: 3, cols: r.L, rowLabels: AXES, colLabels: r.tokens.map((/** @type {keyof typeof short} */ t) => short[t]), showValues: true,
         caption: L(`position ids (t, h, w): ${BEFORE} text tokens (·), an image of ${r.h}×${r.w} patches (${(r.h / 2) * (r.w / 2)} tokens ▦ after the 2×2 merge, between [ vision_start and ] vision_end), ${AFTER} text tokens`,
           `位置编号（t、h、w）：${BEFORE} 个文字词元（·）、一张 ${r.h}×${r.w} 个图块的图片（2×2 合并后 ${(r.h / 2) * (r.w / 2)} 个词元 ▦，夹在 [ vision_start 与 ] vision_end 之间）、${AFTER} 个文字词元`),
         xlabel: L('token →', '词元 →'), ylabel: L('axis', '轴') },

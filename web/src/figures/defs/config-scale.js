@@ -1,3 +1,4 @@
+// @ts-check
 // Section 6: the attention-scale factors a config applies, against the position (sequence length) — each point is
 // pe.ropeFromConfig(config, { seq_len }): YaRN / LongRoPE's attention_scaling (multiplies cos and sin, so the logits
 // by its square), DeepSeek's softmax factor mscale², Llama 4's query temperature 1 + attn_scale·ln(1 + ⌊(p + 1)/floor_scale⌋)
@@ -7,6 +8,7 @@ import { LLAMA4, configParam, fromConfig, ropeTypes } from './config-common.js';
 
 const POINTS = 161;
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'config-scale',
   title: L('Attention-scale factors against the position', '注意力缩放因子随位置的变化'),
@@ -29,13 +31,14 @@ export default {
     x.forEach((p, i) => {
       const r = varies ? fromConfig(pe, c, { seq_len: p + 1 }) : r0;
       scaling[i] = r.attention_scaling;
-      if (t) temp[i] = r.attn_temperature.scale_at_seq_len;
+      if (t) temp[i] = /** @type {number} */ (/** @type {NonNullable<typeof r.attn_temperature>} */ (r.attn_temperature).scale_at_seq_len);
       longSet[i] = r.longrope_factors === 'long' ? 1 : 0;
     });
     return { x, scaling, temp: t ? temp : null, mla: r0.mla && r0.mla.softmax_scale_factor, longSet, end,
       original: r0.original_max_position_embeddings, max: r0.max_position_embeddings, rope_type: r0.rope_type, t };
   },
   render(r) {
+    /** @type {Array<Record<string, unknown>>} */
     const series = [{ x: r.x, y: r.scaling, label: L(`attention_scaling (cos, sin; ${r.rope_type})`, `attention_scaling（乘在 cos、sin 上；${r.rope_type}）`) },
       { x: r.x, y: Float64Array.from(r.scaling, (s) => s * s), dash: [4, 3], label: L('its effect on the logits: attention_scaling²', '对注意力分数的作用：attention_scaling²') }];
     if (r.mla != null) series.push({ x: r.x, y: new Float64Array(r.x.length).fill(r.mla), label: L('DeepSeek softmax factor mscale²', 'DeepSeek 的 softmax 因子 yarn_get_mscale²') });
@@ -48,7 +51,9 @@ export default {
     const marks = [];
     // the line is named in the caption: a label at the top of the plot would cross a constant factor drawn there (DeepSeek's mscale²)
     if (r.original) marks.push({ x: r.original, label: '' });
-    const last = r.x.length - 1, readouts = [
+    const last = r.x.length - 1;
+    /** @type {import('../params.js').Readout[]} */
+    const readouts = [
       { id: 'scaling', label: L('attention_scaling', 'attention_scaling'), value: r.scaling[last] },
     ];
     if (r.mla != null) readouts.push({ id: 'mscale2', label: L('softmax factor mscale² (MLA)', 'softmax 因子 yarn_get_mscale²（MLA）'), value: r.mla });

@@ -1,10 +1,12 @@
+// @ts-check
 // Section 6: a config's layer schedule (pe.ropeFromConfig(...).layers): one row per layer type, one cell per decoder
 // layer — 1 where the layer rotates (RoPE), 0 where it has no positions at all (NoPE), blank for the other rows.
 import { L } from '../params.js';
 import { LLAMA4, configParam, fromConfig, typeNamed } from './config-common.js';
 
-const list = (xs) => (xs.length > 12 ? `${xs.slice(0, 12).join(', ')}, …` : xs.join(', '));
+const list = (/** @type {number[]} */ xs) => (xs.length > 12 ? `${xs.slice(0, 12).join(', ')}, …` : xs.join(', '));
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'config-schedule',
   title: L('Which layers rotate: the layer schedule', '哪些层旋转：层的排布'),
@@ -21,9 +23,10 @@ export default {
     const data = new Float32Array(types.length * n).fill(NaN);
     r.layers.forEach((l, i) => { data[types.indexOf(l.type) * n + i] = l.rope ? 1 : 0; });
     const summary = types.map((t) => {
-      const idx = r.layers.flatMap((l, i) => (l.type === t ? [i] : []));
+      /** @typedef {NonNullable<typeof r.layers>} Layers */
+      const idx = /** @type {Layers} */ (r.layers).flatMap((l, i) => (l.type === t ? [i] : []));
       const rope = r.layer_types[t];
-      return { type: t, count: idx.length, rope: rope ? `${rope.rope_type}, rope_theta ${rope.rope_theta}` : null, nope: idx.filter((i) => !r.layers[i].rope) };
+      return { type: t, count: idx.length, rope: rope ? `${rope.rope_type}, rope_theta ${rope.rope_theta}` : null, nope: idx.filter((i) => !/** @type {Layers} */ (r.layers)[i].rope) };
     });
     return { layers: { n, types, data, summary }, layer_type: r.layer_type };
   },
@@ -38,7 +41,7 @@ export default {
         categories: [{ value: 1, label: 'RoPE' }, { value: 0, label: L('NoPE (no positions)', 'NoPE（无位置）') }],
         caption: L('layer schedule: one row per layer type; grey = a layer of another type', '层的排布：每种层类型一行；灰色 = 该层属于其他类型'),
         xlabel: L('decoder layer →', '解码层 →'), ylabel: L('layer type', '层类型') },
-      readouts: summary.map((s) => ({ id: `type-${s.type}`, label: L(s.type, typeNamed(s.type)), value: s.count,
+      readouts: summary.map((/** @type {{ type: string, count: number, rope: string | null, nope: number[] }} */ s) => ({ id: `type-${s.type}`, label: L(s.type, typeNamed(s.type)), value: s.count,
         text: s.nope.length === s.count
           ? L(`${s.count} layers, no RoPE (layers ${list(s.nope)})`, `${s.count} 层，不用 RoPE（第 ${list(s.nope)} 层）`)
           : L(`${s.count} layers, RoPE: ${s.rope}${s.nope.length ? `; NoPE: layers ${list(s.nope)}` : ''}${s.type === r.layer_type ? ' (the top-level RoPE)' : ''}`,

@@ -1,12 +1,14 @@
+// @ts-check
 // Section 6: a model's config.json read by the package (pe.ropeFromConfig); per layer type its RoPE wavelengths
 // 2π/θ_i, after scaling and before (θ_i = rope_theta^(−2i/rotary_dim), the same rotary_dim), and the values read.
 import { L } from '../params.js';
 import { LLAMA4, configParam, fromConfig, ropeTypes, shortType, typeZh, typeNamed, scalingFacts, mscaleNote, noteText, TYPE_COLOURS, UNSCALED } from './config-common.js';
 
-const wave = (inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
-const num = (x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
+const wave = (/** @type {ArrayLike<number>} */ inv) => Float64Array.from(inv, (w) => (2 * Math.PI) / w);
+const num = (/** @type {number | null | undefined} */ x) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toPrecision(6).replace(/\.?0+$/, ''));
 
 /** The plot's caption: what the short line labels stand for, and what the L/… lines mean when there are any. */
+/** @param {unknown[]} marks @param {boolean} thresholds */
 function caption(marks, thresholds) {
   if (!marks.length) return L('This model’s RoPE wavelengths, per layer type', '该模型各层类型的 RoPE 波长');
   const en = ['L = original_max_position_embeddings', 'max = max_position_embeddings'], zh = [...en];
@@ -14,6 +16,7 @@ function caption(marks, thresholds) {
   return L(`This model’s RoPE wavelengths, per layer type (${en.join('; ')})`, `该模型各层类型的 RoPE 波长（${zh.join('；')}）`);
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'config-wavelengths',
   title: L('A model’s RoPE, from its config.json', '从 config.json 读出模型的 RoPE'),
@@ -28,14 +31,16 @@ export default {
       rope_theta: t.rope_theta, factor: t.factor, attention_scaling: t.attention_scaling, source: t.source, params: t.params,
       llama3_bands: t.llama3_bands, yarn_correction_range: t.yarn_correction_range, original_max_position_embeddings: t.original_max_position_embeddings,
       original: t.original_max_position_embeddings, inv: t.inv_freq, def: pe.ropeInvFreq({ rotary_dim: t.rotary_dim, rope_theta: t.rope_theta }) }));
-    const layers = r.layers && { n: r.layers.length, nope: r.layers.filter((l) => !l.rope).length };
+    const layers = r.layers && { n: r.layers.length, nope: r.layers.filter((/** @type {{ rope: unknown }} */ l) => !l.rope).length };
     return { types, layers, model_type: r.model_type, max: r.max_position_embeddings, original: r.original_max_position_embeddings,
       mla: r.mla, mrope: r.mrope_section && { section: r.mrope_section, interleaved: r.mrope_interleaved }, warnings: r.warnings,
       layout: r.layout, attn_temperature: r.attn_temperature, last: r.inv_freq[r.inv_freq.length - 1], rope_type: r.rope_type,
       head_dim: r.head_dim, rotary_dim: r.rotary_dim, rope_theta: r.rope_theta, attention_scaling: r.attention_scaling };
   },
   render(r) {
-    const one = r.types.length === 1, series = [];
+    const one = r.types.length === 1;
+    /** @type {Array<Record<string, unknown>>} */
+    const series = [];
     r.types.forEach((/** @type {any} */ t, /** @type {number} */ k) => {
       const pre = one ? '' : `${shortType(t.name)}: `, preZh = one ? '' : `${typeZh(t.name)}：`, color = TYPE_COLOURS[k % TYPE_COLOURS.length];
       if (one || t.rope_type !== 'default') series.push({ y: wave(t.def), label: L(`${pre}wavelength, unscaled`, `${preZh}波长（未缩放）`), ...(one ? UNSCALED : { color, dash: UNSCALED.dash }) });
@@ -46,11 +51,12 @@ export default {
     // coincide, kept short (a phone-width plot has room for little; the caption says what L and max are)
     /** @type {Map<number, string[]>} */
     const at = new Map();
-    const add = (y, name) => { if (!at.has(y)) at.set(y, []); at.get(y).push(name); };
+    const add = (/** @type {number} */ y, /** @type {string} */ name) => { if (!at.has(y)) at.set(y, []); /** @type {string[]} */ (at.get(y)).push(name); };
     if (r.original) add(r.original, 'L');
     for (const t of r.types) for (const m of scalingFacts(t).thresholds) add(m.y, m.name);
     if (r.max) add(r.max, 'max');
     const marks = [...at].map(([y, names]) => ({ y, label: `${[...new Set(names)].join(' = ')} = ${num(y)}` }));
+    /** @type {import('../params.js').Readout[]} */
     const readouts = [{ id: 'info', label: L('read', '读出'), value: r.last,
       text: `rope_type = ${r.rope_type} · head_dim = ${r.head_dim} · rotary_dim = ${r.rotary_dim} · rope_theta = ${r.rope_theta} · max_position_embeddings = ${r.max} · attention_scaling = ${r.attention_scaling.toPrecision(6)}` }];
     for (const t of r.types) {
@@ -80,10 +86,10 @@ export default {
     if (r.warnings.length) {
       const notes = r.warnings.map(noteText);
       readouts.push({ id: 'warnings', label: L('notes', '提示'), value: r.warnings.length,
-        text: L(notes.map((x) => x.en).join(' | '), notes.map((x) => x.zh).join('；')) });
+        text: L(notes.map((/** @type {import('../params.js').Bilingual} */ x) => x.en).join(' | '), notes.map((/** @type {import('../params.js').Bilingual} */ x) => x.zh).join('；')) });
     }
     return {
-      plot: { series, marks, caption: caption(marks, r.types.some((t) => scalingFacts(t).thresholds.length)), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
+      plot: { series, marks, caption: caption(marks, r.types.some((/** @type {any} */ t) => scalingFacts(t).thresholds.length)), xlabel: L('pair i', '通道对 i'), ylabel: L('tokens', '词元数') },
       readouts,
     };
   },

@@ -1,3 +1,4 @@
+// @ts-check
 // Section 6: how each context-extension scheme rescales the RoPE frequencies, pair by pair, and what that does to the
 // long-range decay up to the target length (one sweep per scheme, through pe.gpu: WebGPU or wasm). The sweep puts q at 0
 // and k at 0…target; with q = k = ones the score is even in the distance, so it is the score of a key m − n tokens in
@@ -7,6 +8,7 @@ import { extensionParams } from './wavelengths.js';
 import { backendParam, backendOf, gpuCall } from '../backend.js';
 
 // One colour (and one dash) per scheme in every panel; the unscaled reference grey and dashed.
+/** @type {Record<string, { color: string, dash?: number[] }>} */
 const STYLE = { default: { color: '#6b6b75', dash: [4, 3] }, linear: { color: '#0072B2' }, ntk: { color: '#D55E00' }, dynamic: { color: '#A6488B', dash: [7, 2, 2, 2] },
   yarn: { color: '#007A5A' }, llama3: { color: '#8A6100', dash: [2, 2] }, longrope: { color: '#000000', dash: [8, 3] } };
 // Each small decay panel is drawn on a log axis of distance, so that the first tokens (where YaRN and Llama 3 keep the
@@ -26,6 +28,7 @@ export function logWindows(count) {
   return out;
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'context-extension',
   title: L('Context extension, pair by pair', '逐对看上下文扩展'),
@@ -55,9 +58,15 @@ export default {
         // Illustrative searched factors: 1 for the fastest pairs rising to `factor` for the slowest.
         long_factor: Array.from({ length: d / 2 }, (_, i) => 1 + (factor - 1) * (i / (d / 2 - 1)) ** 2), short_factor: new Array(d / 2).fill(1) },
     };
-    const ratio = {}, decay = {}, results = [], windows = logWindows(target);
+    /** @type {Record<string, Float64Array>} */
+    const ratio = {};
+    /** @type {Record<string, Float64Array>} */
+    const decay = {};
+    /** @type {Array<{ backend: string }>} */
+    const results = [];
+    const windows = logWindows(target);
     for (const [k, o] of Object.entries({ default: null, ...schemes })) {
-      const inv = o ? pe.ropeInvFreqScaled({ ...common, ...o }).inv_freq : def;
+      const inv = o ? pe.ropeInvFreqScaled(/** @type {Parameters<typeof pe.ropeInvFreqScaled>[0]} */ ({ ...common, ...o })).inv_freq : def;
       if (o) ratio[k] = Float64Array.from(inv, (w, i) => w / def[i]);
       const r = await pe.gpu.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: d, inv_freq: inv, count: target, ...gpuCall(p, ctx) });
       results.push(r);
@@ -68,8 +77,10 @@ export default {
   },
   render(r, p) {
     const target = p.original_max_position_embeddings * p.factor;
+    /** @type {Record<string, import('../params.js').Bilingual | string>} */
     const names = { linear: 'PI (linear)', ntk: 'NTK-aware', dynamic: L(`dynamic NTK at ${target}`, `动态 NTK（长度 ${target}）`), yarn: 'YaRN', llama3: 'Llama 3', longrope: L('LongRoPE (illustrative factors)', 'LongRoPE（示意因子）') };
     names.default = L('unscaled', '未缩放');
+    /** @type {import('../params.js').Rendered} */
     const out = { ratio: { series: Object.entries(r.ratio).map(([k, y]) => ({ label: names[k], y, ...STYLE[k] })), marks: [{ y: 1 / p.factor, label: '1/factor' }],
       caption: L('Scaled frequency ÷ original frequency, per pair (1 = unchanged, 1/factor = fully interpolated)', '缩放后频率 ÷ 原频率（1 = 不变，1/factor = 完全插值）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('ratio', '比值') } };
     for (const k of Object.keys(r.ratio)) {

@@ -1,7 +1,9 @@
+// @ts-check
 // Section 3: DeBERTa's disentangled attention — three terms and the log-bucketed relative position.
 import { L } from '../params.js';
 import { randomRows } from './util.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'deberta',
   title: L('DeBERTa: disentangled attention', 'DeBERTa：解耦注意力'),
@@ -39,7 +41,7 @@ export default {
     const terms = { ...o, vmin: -lim, vmax: lim };
     const mid = r.pb / 2, lo = r.delta[r.delta.length - 1], hi = r.delta[0];
     // δ itself only where it fits the bucketed range: the y axis is the bucket's, so the log staircase stays visible
-    const top = r.mapped.reduce((m, x) => Math.max(m, Math.abs(x)), 0), ident = r.delta.map((x) => (Math.abs(x) <= top ? x : NaN));
+    const top = r.mapped.reduce((/** @type {number} */ m, /** @type {number} */ x) => Math.max(m, Math.abs(x)), 0), ident = r.delta.map((/** @type {number} */ x) => (Math.abs(x) <= top ? x : NaN));
     const logb = L('log buckets', '对数分桶');
     return {
       plot: { series: [{ x: r.delta, y: r.mapped, kind: 'step', label: L('bucketed δ', '分桶后的 δ') }, { x: r.delta, y: ident, dash: [4, 3], label: L('δ (unbucketed)', 'δ（不分桶）') }],

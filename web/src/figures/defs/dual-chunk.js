@@ -9,6 +9,7 @@ import { L } from '../params.js';
 
 const D = 128;   // Qwen2.5's head_dim
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'dual-chunk',
   title: L('Dual chunk attention: distances folded back', '双块注意力：距离被折回'),

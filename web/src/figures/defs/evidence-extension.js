@@ -40,6 +40,7 @@ const STYLE = { linear: { color: '#0072B2' }, ntk: { color: '#D55E00' }, byparts
 const NAMES = { linear: L('PI (linear)', 'PI（linear）'), ntk: L('NTK-aware', 'NTK-aware'), byparts: L('NTK-by-parts (YaRN without temperature)', 'NTK-by-parts（不带温度的 YaRN）'), yarn: L('YaRN', 'YaRN') };
 const KEYS = /** @type {('linear' | 'ntk' | 'byparts' | 'yarn')[]} */ (['linear', 'ntk', 'byparts', 'yarn']);
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'evidence-extension',
   title: L('Evidence: PI, NTK-aware and YaRN on a real model (YaRN paper)', '证据：PI、NTK-aware 与 YaRN 在真实模型上的表现（YaRN 论文）'),

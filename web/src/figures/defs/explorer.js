@@ -1,3 +1,4 @@
+// @ts-check
 // Section 9: every scheme through the same attention engine — two side by side, and scheme A's terms; optionally scheme
 // A (none or RoPE) at a long context, the text repeated to `length` tokens: the full causal/bidirectional attention
 // matrix of the head through pe.gpu (WebGPU or wasm), drawn max-pooled on a log scale.
@@ -8,6 +9,7 @@ import { backendParam, backendOf, gpuCall } from '../backend.js';
 const POOL = 256;   // the long-context matrix is drawn as POOL × POOL cells: log10 of the max of each block
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'multiplicative', 'shaw', 'transformer_xl', 't5', 'deberta', 'tupe', 'rope', 'alibi', 'xpos'];
 // What the scheme selects show (the values stay the API's scheme types)
+/** @type {Record<string, import('../params.js').Bilingual>} */
 const SCHEME_NAMES = { none: L('none (no position)', '无（不加位置）'), sinusoidal: L('sinusoidal', '正弦编码'), learned: L('learned table', '可学习位置表'),
   multiplicative: L('multiplicative', '乘性编码'), shaw: L('Shaw et al.', 'Shaw 等'), transformer_xl: L('Transformer-XL', 'Transformer-XL'), t5: L('T5 buckets', 'T5 分桶'),
   deberta: L('DeBERTa', 'DeBERTa'), tupe: L('TUPE', 'TUPE'), rope: L('RoPE', 'RoPE'), alibi: L('ALiBi', 'ALiBi'), xpos: L('xPos', 'xPos') };
@@ -21,6 +23,7 @@ const TERM_OF = {
   transformer_xl: { content_content: L('(a) content–content', '(a) 内容–内容'), content_position: L('(b) content–position', '(b) 内容–位置'),
     position_content: L('(c) global content bias', '(c) 全局内容偏置'), position_position: L('(d) global position bias', '(d) 全局位置偏置') },
 };
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'explorer',
   title: L('Attention explorer', '注意力探索器'),
@@ -47,17 +50,19 @@ export default {
     '方案 A 选 Transformer-XL：下面出现它的四项 (a)–(d)，名称与第 3 节相同。') }],
   check: (p) => (p.head >= p.heads ? { param: 'head', rule: L(`a head index from 0 to ${p.heads - 1} (heads = ${p.heads})`, `0 到 ${p.heads - 1} 之间的头编号（头数 = ${p.heads}）`) }
     : p.length && !LONG.includes(p.a) ? { param: 'length', rule: L(`0 when scheme A is ${p.a} (the long-context view computes ${LONG.join(' or ')})`, `0（方案 A 为 ${p.a}；长上下文视图只计算 ${LONG.join(' 或 ')}）`) } : null),
-  /** The long-context matrix (length > 0) is a long computation: progress, status and Cancel (element.js). @param {{ length: number }} p */
+  /** The long-context matrix (length > 0) is a long computation: progress, status and Cancel (element.js). @param {Record<string, any>} p */
   long: (p) => p.length > 0,
   panels: (p, r) => [{ id: 'A', block: 'heatmap', size: 460 }, { id: 'B', block: 'heatmap', size: 460 },
     ...(r ? [...r.names, 'scores'] : []).map((t) => ({ id: `term-${t}`, block: 'heatmap', palette: 'rdbu', size: 300 })),
     ...(p.length ? [{ id: 'long', block: 'heatmap', size: 320 }] : [])],
   async compute(pe, p, ctx) {
     const { text, a, b, heads, head, head_dim, causal } = p;
-    const run = (type) => pe.attention({ scheme: { type }, text, heads, head_dim, causal, seed: 0 });
-    const A = run(a), B = run(b), n = A.seq, sl = (x) => x.slice(head * n * n, (head + 1) * n * n);
+    /** @typedef {import('../../index.js').AttentionSchemeType} Scheme */
+    const run = (/** @type {Scheme} */ type) => pe.attention({ scheme: { type }, text, heads, head_dim, causal, seed: 0 });
+    const A = run(a), B = run(b), n = A.seq, sl = (/** @type {Float32Array} */ x) => x.slice(head * n * n, (head + 1) * n * n);
     // Raw scores without the mask (a causal mask is itself not permutation-equivariant).
-    const perm = (type) => (n < 2 ? 0 : pe.permutationChange({ scheme: { type }, text, i: 0, j: n - 1, heads, head_dim, causal: false, seed: 0 }));
+    const perm = (/** @type {Scheme} */ type) => (n < 2 ? 0 : pe.permutationChange({ scheme: { type }, text, i: 0, j: n - 1, heads, head_dim, causal: false, seed: 0 }));
+    /** @type {Record<string, Float32Array>} */
     const terms = {};
     for (const name of A.term_names) terms[name] = sl(A.terms[name]);
     const r = { n, tokens: A.tokens, names: A.term_names, A: { probs: sl(A.probs), scores: sl(A.scores) }, B: { probs: sl(B.probs), scores: sl(B.scores) }, terms, permA: perm(a), permB: perm(b) };
@@ -65,13 +70,14 @@ export default {
   },
   render(r, p, { ms } = {}) {
     const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, ...(p.view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
+    /** @type {import('../params.js').Rendered} */
     const out = {
       A: { ...o, data: r.A[p.view], caption: L(`A: ${SCHEME_NAMES[p.a].en} · head ${p.head}`, `A：${SCHEME_NAMES[p.a].zh} · 头 ${p.head}`) },
       B: { ...o, data: r.B[p.view], caption: L(`B: ${SCHEME_NAMES[p.b].en} · head ${p.head}`, `B：${SCHEME_NAMES[p.b].zh} · 头 ${p.head}`) },
       readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: fmt(r.permA, 6) },
         { id: 'permB', label: L('B', 'B'), value: r.permB, text: fmt(r.permB, 6) }],
     };
-    for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: TERM_OF[p.a]?.[t] ?? TERM[t] ?? t };
+    for (const t of [...r.names, 'scores']) out[`term-${t}`] = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, data: t === 'scores' ? r.A.scores : r.terms[t], caption: /** @type {Record<string, Record<string, import('../params.js').Bilingual>>} */ (TERM_OF)[p.a]?.[t] ?? /** @type {Record<string, import('../params.js').Bilingual>} */ (TERM)[t] ?? t };
     if (r.long) {
       out.long = { data: r.long, rows: POOL, cols: POOL, caption: L(`A (${p.a}${p.a === 'rope' ? ', θ = 10000' : ''}) at ${p.length} tokens (the text repeated), head ${p.head}: log10 softmax(q·kᵀ/√d), max of each ${p.length / POOL}×${p.length / POOL} block (masked: blank)`,
         `A（${p.a}${p.a === 'rope' ? '，θ = 10000' : ''}）在 ${p.length} 个词元上（文本重复），头 ${p.head}：log10 softmax(q·kᵀ/√d)，每个 ${p.length / POOL}×${p.length / POOL} 块取最大值（掩码处留空）`) };
@@ -85,6 +91,7 @@ export default {
 const LONG = ['none', 'rope'];
 
 /** Scheme A's attention of one head over `length` tokens (the text's projections repeated), pooled to POOL × POOL, log10. */
+/** @param {import('../params.js').Posenc} pe @param {any} p @param {import('../params.js').ComputeContext} ctx */
 async function longContext(pe, p, ctx) {
   const { text, a, heads, head, head_dim: d, causal, length: n } = p;
   const t = pe.textQKV({ text, heads, head_dim: d, seed: 0 }), m = t.tokens.length;

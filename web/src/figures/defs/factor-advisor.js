@@ -21,6 +21,7 @@ const WHY = {
     'yarn：快的通道对不变，慢的通道对除以该因子，其间线性过渡（beta_fast 32、beta_slow 1），注意力再乘以 0.1·ln(factor) + 1。'),
 };
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'factor-advisor',
   title: L('Which factor for my target context?', '目标上下文该用多大的因子？'),

@@ -33,6 +33,7 @@ export function weightsOf(pe, n_out, i, axis) {
   return out.slice(i * SIDE, (i + 1) * SIDE);
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'learned-resize',
   title: L('SigLIP 2’s learned positions, stretched to the image', 'SigLIP 2 的可学习位置：拉伸到图像上'),

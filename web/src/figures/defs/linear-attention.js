@@ -1,7 +1,9 @@
+// @ts-check
 // Section 8: linear attention with RoPE — eq. (28) rotates the normaliser too, eq. (29) keeps it positive.
 import { L } from '../params.js';
 import { randomRows } from './util.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'linear-attention',
   title: L('Linear attention with RoPE', '线性注意力中的 RoPE'),
@@ -23,7 +25,7 @@ export default {
   compute(pe, { n, head_dim: d, base, causal, seed }) {
     const common = { q: randomRows(pe, n, d, seed, 'lq'), k: randomRows(pe, n, d, seed, 'lk'), v: randomRows(pe, n, 8, seed, 'lv'), seq: n, head_dim: d, v_dim: 8, causal, rope_theta: base };
     const naive = pe.linearAttentionRope({ ...common, form: 'naive' }), num = pe.linearAttentionRope({ ...common, form: 'numerator_only' });
-    const min = (a) => a.reduce((m, x) => Math.min(m, x), Infinity), maxAbs = (a) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    const min = (/** @type {Float32Array} */ a) => a.reduce((m, x) => Math.min(m, x), Infinity), maxAbs = (/** @type {Float32Array} */ a) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
     return { n, naive, num, minNaive: min(naive.denominator), minNum: min(num.denominator), maxNaive: maxAbs(naive.output), maxNum: maxAbs(num.output) };
   },
   render(r) {

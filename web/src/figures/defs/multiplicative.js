@@ -1,8 +1,10 @@
+// @ts-check
 // Section 2: multiplicative PE (x ⊙ p) and the recursive form p_{k+1} = R p_k of the sinusoid.
 import { L } from '../params.js';
 import { maxAbsDiff } from './util.js';
 import { fmt } from '../blocks/format.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'multiplicative',
   title: L('Multiplicative and recursive position encoding', '乘性与递归位置编码'),

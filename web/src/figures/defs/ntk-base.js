@@ -29,6 +29,7 @@ export function beyondTrained(def, ntk, len, s) {
   return out.length ? [out[0], out[out.length - 1]] : null;
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'ntk-base',
   title: L('NTK-aware scaling changes the base, not the positions', 'NTK-aware 缩放改的是进制，不是位置'),

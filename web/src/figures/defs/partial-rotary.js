@@ -1,3 +1,4 @@
+// @ts-check
 // Section 4: partial rotary — only the first rotary_dim channels rotate.
 import { L } from '../params.js';
 
@@ -5,6 +6,7 @@ import { L } from '../params.js';
 // flat band is exactly the pass-through channels.
 const POSITIONS = Array.from({ length: 64 }, (_, r) => (r < 16 ? r : Math.round(16 * 4096 ** ((r - 16) / 47))));
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'partial-rotary',
   title: L('Partial rotary', '部分旋转'),

@@ -25,6 +25,7 @@ function side(pe, config, px, patch) {
   return { n, pos, x: Float64Array.from(pos, (_, i) => (i + 0.5) / n), last: pos[n - 1] * rate, step: (pos[1] - pos[0]) * rate, rate };
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'patch-grid',
   title: L('2-D RoPE on a patch grid: integer or normalised coordinates', '图块网格上的二维 RoPE：整数坐标还是归一化坐标'),

@@ -1,7 +1,9 @@
+// @ts-check
 // Section 1: without position information, swapping two tokens only permutes the attention scores.
 import { L, FigureError } from '../params.js';
 import { fmt } from '../blocks/format.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'permutation',
   title: L('Attention cannot see word order', '注意力看不到语序'),

@@ -9,6 +9,7 @@ import { L } from '../params.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ positions: number, bits: number }} P */
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'position-codes',
   title: L('Design it yourself: integers, binary, sinusoid', '自己设计位置编码：整数、二进制、正弦'),

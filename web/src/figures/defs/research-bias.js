@@ -17,6 +17,7 @@ const R = L(' (research)', '（研究）');
 const rl = (/** @type {string} */ en, /** @type {string} */ zh) => L(en + R.en, zh + R.zh);
 const NOTE = L('(research) = no released model', '（研究）= 尚无发布的模型');
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'research-bias',
   title: L('Research schemes beside ALiBi and T5', '研究中的位置方案，与 ALiBi 和 T5 并排'),

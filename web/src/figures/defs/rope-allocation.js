@@ -58,6 +58,7 @@ const fmtWave = (/** @type {number} */ w) => {
   return `${m}·10${[...e].map((c) => SUP[+c]).join('')}`;
 };
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-allocation',
   title: L('Which rotation pairs each axis turns: 3-D RoPE and M-RoPE', '每个轴转哪些通道对：三维 RoPE 与 M-RoPE'),

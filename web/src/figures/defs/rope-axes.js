@@ -21,6 +21,7 @@ export const MODELS = {
 const zhAxis = (/** @type {string} */ n) => (n === 'index' ? '序号轴' : n);
 const AXIS_COLOURS = /** @type {Record<string, string>} */ ({ t: '#0072B2', index: '#0072B2', h: '#D55E00', w: '#007A5A' });
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-axes',
   title: L('RoPE over image and video axes', '图像与视频各轴上的 RoPE'),

@@ -20,6 +20,7 @@ const between = (/** @type {ArrayLike<number>} */ a, /** @type {ArrayLike<number
 const sub = (/** @type {number} */ x) => String(x).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[Number(c)]);
 const deg = (/** @type {number} */ x) => `${x.toFixed(1)}°`.replace('-', '−');
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-clock',
   title: L('RoPE as clock hands', 'RoPE 就是一组钟表指针'),

@@ -19,6 +19,7 @@ function causeWords(/** @type {string} */ c) {
   return L(c.split(';')[0], `${zh}（${what}）`);
 }
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-compare',
   title: L('Two RoPEs, position by position', '逐个位置比较两个 RoPE'),

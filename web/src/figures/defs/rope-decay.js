@@ -1,3 +1,4 @@
+// @ts-check
 // Section 5: RoPE's long-range decay — ⟨Rₘq, Rₙk⟩ against n − m over long windows (through pe.gpu: WebGPU or wasm,
 // with progress and cancel), and Su's bound from the Abel summation, drawn as a true bound:
 //   |Σ_i h_i e^{i r θ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j(r)|,  S_j(r) = Σ_{i<j} e^{i r θ_i},  h_{d/2} = 0,
@@ -5,8 +6,10 @@
 import { L } from '../params.js';
 import { randomRows } from './util.js';
 import { backendParam, backendOf, gpuCall } from '../backend.js';
-const abelFactor = (q, k) => {
+/** @typedef {{ base: number, min: Float32Array, max: Float32Array, values: Float32Array, quarter: number, absMax?: Float32Array, boundMax?: Float32Array, factor?: number }} Curve */
+const abelFactor = (/** @type {Float32Array} */ q, /** @type {Float32Array} */ k) => {
   // max_i |h_{i+1} − h_i| with h_{d/2} = 0 (bookkeeping on the two input vectors; the sums S_j come from the package)
+  /** @type {Array<[number, number]>} */
   const h = [];
   for (let i = 0; i < q.length / 2; i++) h.push([q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1], q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1]]);
   h.push([0, 0]);
@@ -14,6 +17,7 @@ const abelFactor = (q, k) => {
   return m;
 };
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-decay',
   long: true,
@@ -48,16 +52,20 @@ export default {
     const q = vec.slice(0, d), k = vec.slice(d);
     const qPos = qk === 'mid' ? Math.floor(n / 2) : 0;
     // pe.gpu: WebGPU where the crossover measured on this adapter says it is faster (or as `backend` forces), else wasm
-    const steps = bases.length * (bound ? 2 : 1), results = [];
-    const gpu = async (method, o) => {
-      const r = await pe.gpu[method]({ ...o, ...gpuCall(p, ctx), progress: (f) => ctx.progress((results.length + f) / steps) });
+    const steps = bases.length * (bound ? 2 : 1);
+    /** @type {Array<{ backend: string }>} */
+    const results = [];
+    const gpu = async (/** @type {'ropeInnerProductSweep' | 'ropeDecayBound'} */ method, /** @type {Record<string, unknown>} */ o) => {
+      const r = await /** @type {any} */ (pe.gpu)[method]({ ...o, ...gpuCall(p, ctx), progress: (/** @type {number} */ f) => ctx.progress((results.length + f) / steps) });
       results.push(r);
-      return r.values;
+      return /** @type {Float32Array} */ (r.values);
     };
+    /** @type {Curve[]} */
     const curves = [];
     for (const b of bases) {
       const values = await gpu('ropeInnerProductSweep', { q, k, head_dim: d, rope_theta: b, q_position: qPos, k_start: 0, count: n });
       const env = pe.envelope(values, width), inv = pe.ropeInvFreq({ rotary_dim: d, rope_theta: b });
+      /** @type {Curve} */
       const c = { base: b, min: env.min, max: env.max, values, quarter: Math.PI / 2 / inv[inv.length - 1] };
       if (bound) {
         const far = Math.max(qPos, n - 1 - qPos), avg = await gpu('ropeDecayBound', { rotary_dim: d, rope_theta: b, count: far + 1 });
@@ -70,10 +78,11 @@ export default {
     }
     return { curves, qPos, n, width, backend: backendOf(results) };
   },
-  render(r, p, { ms } = {}) {
-    const dx = r.n / r.width, x0 = -r.qPos, baseL = (b) => L(`base ${b}`, `底数 ${b}`);
+  render(/** @type {{ curves: Curve[], qPos: number, n: number, width: number }} */ r, p, { ms } = {}) {
+    const dx = r.n / r.width, x0 = -r.qPos, baseL = (/** @type {number} */ b) => L(`base ${b}`, `底数 ${b}`);
     const marks = r.curves.filter((c) => c.quarter < r.n - r.qPos).map((c, i) => ({ x: c.quarter, color: i ? '#D55E00' : '#0072B2',
       label: L(`quarter turn of the slowest pair ≈ ${Math.round(c.quarter).toLocaleString('en')}`, `最慢一对转过四分之一圈 ≈ ${Math.round(c.quarter)}`) }));
+    /** @type {import('../params.js').Rendered} */
     const out = {
       plot: { series: r.curves.map((c) => ({ y: c.min, y2: c.max, x0, dx, label: baseL(c.base) })), marks,
         caption: L(`⟨Rₘq, Rₙk⟩ against ${p.qk === 'mid' ? 'n − m (q in the middle)' : 'distance n − m'} (line: max per pixel; band: min…max)`,

@@ -16,6 +16,7 @@ const mean = (a, lo, hi) => { let s = 0; for (let i = lo; i < hi; i++) s += a[i]
 /** Three decimals for people: −0.021, 0.975 (never "−0.000" or an exponent). @param {number} v */
 const dec = (v) => (Math.abs(v) < 5e-4 ? 0 : v).toFixed(3).replace('-', '−');
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-phasor',
   title: L('Why the score decays: fast hands cancel, slow hands remain', '分数为什么衰减：快指针相互抵消，慢指针留下'),

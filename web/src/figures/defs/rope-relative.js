@@ -9,6 +9,7 @@ import { randomRows } from './util.js';
 
 const STEPS = 128;   // shifts t = 0 … 127 on the line
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-relative',
   title: L('The score sees only m − n', '分数只看 m − n'),

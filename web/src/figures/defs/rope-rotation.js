@@ -1,6 +1,8 @@
+// @ts-check
 // Section 4: RoPE in one plane — rotate q by mθ and k by nθ; the dot product depends on m − n only.
 import { L } from '../params.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-rotation',
   title: L('RoPE: a rotation whose dot product sees only m − n', 'RoPE：内积只看 m − n 的旋转'),
@@ -22,10 +24,10 @@ export default {
   compute(pe, { q, k, m, n, theta }) {
     // One plane with inverse frequency θ: tables from ropeTablesScaled, rotation by ropeApplyTables.
     const t = pe.ropeTablesScaled({ inv_freq: [theta], positions: [m, n] });
-    const rot = (v, row) => pe.ropeApplyTables(Float32Array.from(v), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(row, row + 1), sin: t.sin.subarray(row, row + 1) });
+    const rot = (/** @type {number[]} */ v, /** @type {number} */ row) => pe.ropeApplyTables(Float32Array.from(v), { seq: 1, head_dim: 2, layout: 'interleaved', cos: t.cos.subarray(row, row + 1), sin: t.sin.subarray(row, row + 1) });
     const qm = rot(q, 0), kn = rot(k, 1);
     // The three inner products by the package's ⟨R_a q, R_b k⟩ (ropeInnerProductSweep with this plane's θ).
-    const score = (a, b) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, layout: 'interleaved', inv_freq: [theta], q_position: a, k_start: b, count: 1 })[0];
+    const score = (/** @type {number} */ a, /** @type {number} */ b) => pe.ropeInnerProductSweep({ q, k, head_dim: 2, layout: 'interleaved', inv_freq: [theta], q_position: a, k_start: b, count: 1 })[0];
     return { qm, kn, dot: score(m, n), rel: score(0, n - m), raw: score(0, 0) };
   },
   render(r, p) {

@@ -13,6 +13,7 @@ const f4 = (/** @type {number} */ x) => (Math.abs(x) < 5e-5 ? '0.0000' : x.toFix
 const vec = (/** @type {ArrayLike<number>} */ v) => `(${Array.from(v, f4).join(', ')})`;
 const SUB = '₀₁₂₃';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'rope-worked',
   title: L('A RoPE rotation worked out, d = 4', '手算一次 RoPE 旋转（d = 4）'),

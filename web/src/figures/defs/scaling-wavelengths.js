@@ -12,6 +12,7 @@ import { SCHEME_COLOURS as C, SCHEME_DASH } from './ntk-base.js';
 
 const YARN = { beta_fast: 32, beta_slow: 1 }, LLAMA3 = { low_freq_factor: 1, high_freq_factor: 4 };
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'scaling-wavelengths',
   title: L('PI, NTK, YaRN and Llama 3 in one picture: wavelengths', '一张图看懂 PI、NTK、YaRN 与 Llama 3：波长'),

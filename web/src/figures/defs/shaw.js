@@ -1,6 +1,8 @@
+// @ts-check
 // Section 3: Shaw et al. (2018) — which of the 2K + 1 relative embeddings each (query, key) pair uses.
 import { L } from '../params.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'shaw',
   title: L('Shaw et al.: clipped relative positions', 'Shaw 等：截断的相对位置'),

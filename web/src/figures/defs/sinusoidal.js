@@ -1,8 +1,10 @@
+// @ts-check
 // Section 2: the sinusoidal table, the similarity of its rows (a function of i − j only) and its wavelengths.
 import { L } from '../params.js';
 
-const SUB = '₀₁₂₃₄₅₆₇₈₉', sub = (n) => String(n).replace(/\d/g, (c) => SUB[c]);
+const SUB = '₀₁₂₃₄₅₆₇₈₉', sub = (/** @type {number} */ n) => String(n).replace(/\d/g, (c) => SUB[/** @type {any} */ (c)]);
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'sinusoidal',
   title: L('Sinusoidal position encoding', '正弦位置编码'),

@@ -1,7 +1,9 @@
+// @ts-check
 // Section 5: Su's decay curve, reproducing the source's figure (d = 128, relative distance 0…256), through pe.gpu.
 import { L } from '../params.js';
 import { backendParam, gpuCall } from '../backend.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'su-decay',
   title: L('Su’s decay curve', '苏剑林的衰减曲线'),

@@ -1,8 +1,10 @@
+// @ts-check
 // Section 3: T5's relative position buckets and the per-head bias they index.
 import { L } from '../params.js';
 import { randomRows, range } from './util.js';
 
 const HEADS = 8;
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 't5',
   title: L('T5: bucketed relative positions', 'T5：分桶的相对位置'),

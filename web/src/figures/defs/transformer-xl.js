@@ -1,7 +1,9 @@
+// @ts-check
 // Section 3: Transformer-XL's four score terms with memory, and their sum.
 import { L } from '../params.js';
 import { randomRows } from './util.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'transformer-xl',
   title: L('Transformer-XL: four terms with memory', 'Transformer-XL：带记忆的四项'),

@@ -1,8 +1,10 @@
+// @ts-check
 // Section 3: TUPE's untied positional term (p_i U_Q)(p_j U_K)ᵀ / √(2d).
 import { L } from '../params.js';
 import { randomRows } from './util.js';
 
 const HEADS = 4;
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'tupe',
   title: L('TUPE: untied positional attention', 'TUPE：解耦的位置注意力'),

@@ -1,6 +1,8 @@
+// @ts-check
 // Section 6: RoPE wavelength per pair against the training length and the target length.
 import { L } from '../params.js';
 
+/** @type {Record<string, import('../params.js').ParamSpec>} */
 export const extensionParams = {
   rotary_dim: { type: 'enum', values: [64, 128], default: 128, label: L('rotary_dim', 'rotary_dim') },
   rope_theta: { type: 'enum', values: [10000, 500000, 1000000], default: 10000, label: L('rope_theta', 'rope_theta') },
@@ -8,6 +10,7 @@ export const extensionParams = {
   factor: { type: 'enum', values: [2, 8, 32], default: 8, label: L('factor', 'factor') },
 };
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'wavelengths',
   title: L('Which pairs have seen every angle', '哪些通道对见过所有角度'),

@@ -1,6 +1,8 @@
+// @ts-check
 // Section 7: xPos — RoPE with a per-pair scale ζ_i^(n/scale_base) on queries (inverse on keys): an explicit decay.
 import { L } from '../params.js';
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'xpos',
   title: L('xPos: RoPE with an explicit decay', 'xPos：带显式衰减的 RoPE'),
@@ -31,13 +33,13 @@ export default {
     const last = n - 1;
     const xpos = Float64Array.from({ length: n }, (_, x) => s[last * n + (last - x)]), rope = Float64Array.from({ length: n }, (_, x) => r[last * n + (last - x)]);
     // envelopes: the largest |score| over windows of 32 distances; their ratio is xPos's extra decay
-    const W = 32, m = Math.floor(n / W), env = (a, j) => { let v = 0; for (let x = j * W; x < (j + 1) * W; x++) v = Math.max(v, Math.abs(a[x])); return v; };
+    const W = 32, m = Math.floor(n / W), env = (/** @type {ArrayLike<number>} */ a, /** @type {number} */ j) => { let v = 0; for (let x = j * W; x < (j + 1) * W; x++) v = Math.max(v, Math.abs(a[x])); return v; };
     const ratio = Float64Array.from({ length: m }, (_, j) => env(xpos, j) / env(rope, j));
     return { zeta: Array.from(zeta), shown, factor, xpos, rope, ratio, W };
   },
   render(r) {
     return {
-      factor: { series: r.shown.map((i, j) => ({ y: r.factor[j], label: L(`pair ${i}: ζ = ${r.zeta[i].toFixed(3)}`, `第 ${i} 对：ζ = ${r.zeta[i].toFixed(3)}`) })),
+      factor: { series: r.shown.map((/** @type {number} */ i, /** @type {number} */ j) => ({ y: r.factor[j], label: L(`pair ${i}: ζ = ${r.zeta[i].toFixed(3)}`, `第 ${i} 对：ζ = ${r.zeta[i].toFixed(3)}`) })),
         caption: L('factor on pair i of the score: ζᵢ^(distance/scale_base)', '分数第 i 对上的因子：ζᵢ^(距离/scale_base)'), xlabel: L('distance m − n', '距离 m − n'), ylabel: L('factor', '因子') },
       decay: { series: [{ y: r.rope, label: 'RoPE', dash: [4, 3] }, { y: r.xpos, label: 'xPos' }], caption: L('q·k/√d of all-ones q, k against distance', '全 1 的 q、k：q·k/√d 与距离'), xlabel: L('distance m − n', '距离 m − n'), ylabel: 'q·k/√d' },
       ratio: { series: [{ y: r.ratio, x0: r.W / 2, dx: r.W, label: L('xPos envelope ÷ RoPE envelope', 'xPos 包络 ÷ RoPE 包络') }], marks: [{ y: 1, label: '1' }],

@@ -14,6 +14,7 @@ const deepseek = (/** @type {number} */ factor, /** @type {number} */ mscale, /*
   num_attention_heads: 128, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, max_position_embeddings: 163840, rope_theta: 10000,
   rope_scaling: { type: 'yarn', factor, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1, mscale, mscale_all_dim: all } });
 
+/** @type {import('../params.js').FigureDef} */
 export default {
   name: 'yarn-attention',
   title: L('YaRN’s attention factor, worked', 'YaRN 的注意力因子，逐步算出'),
