@@ -26,8 +26,15 @@ const csv = (figure) => page.$eval(`#${figure}`, (el) => el.toCSV());
 test('every preset sets exactly its parameters, paints, and names its source in both languages', async () => {
   const all = await presets();
   assert.ok(all.length >= 8, `presets: ${all.length}`);
-  assert.deepEqual([...new Set(all.map((p) => p.figure))].sort(), ['alibi', 'rope-decay', 'su-decay', 't5']);
-  for (const p of all) {
+  assert.deepEqual([...new Set(all.map((p) => p.figure))].sort(), ['alibi', 'factor-advisor', 'rope-decay', 'su-decay', 't5']);
+  // factor-advisor's presets are models of the config reader's gallery: each sets the whole config.json, names the model
+  for (const p of all.filter((q) => q.figure === 'factor-advisor')) {
+    const r = await click(p.i);
+    assert.equal(r.state, 'ok', p.preset.slice(0, 80));
+    assert.equal((await attrs(p.figure)).config, p.preset.replace(/^config=/, ''));
+    assert.match(await note(p.figure), /^(Qwen|Llama|DeepSeek)[^:]*: .*config\.json/);
+  }
+  for (const p of all.filter((q) => q.figure !== 'factor-advisor')) {
     // start from a changed state, so the preset has something to undo
     await page.$eval(`#${p.figure}`, (el) => el.setAttribute(el.getAttribute('figure') === 'alibi' ? 'heads' : 'bound', el.getAttribute('figure') === 'alibi' ? '3' : 'true'));
     const r = await click(p.i);

@@ -34,7 +34,7 @@ export const LONGROPE = { llama2: [6.81, 6.66, 6.31, 6.27, 6.21, 6.17, 6.17, 6.3
 /** Passkey accuracy (the README's table): 100 % at every length from 4k to 512k, then at 1024k, 1800k and 2048k. */
 export const LONGROPE_PASSKEY = { k: [1024, 1800, 2048], llama2: [1, 1, 0.6], mistral: [0.9, 0.9, 0.9] };
 const LR_NAMES = { llama2: L('LongRoPE, LLaMA 2 7B → 2048k', 'LongRoPE，LLaMA 2 7B → 2048k'), mistral: L('LongRoPE, Mistral 7B → 2048k', 'LongRoPE，Mistral 7B → 2048k') };
-const LR_STYLE = { llama2: { color: '#CC79A7' }, mistral: { color: '#E69F00', dash: [6, 3] } };
+const LR_STYLE = { llama2: { color: '#A6488B' }, mistral: { color: '#8A6100', dash: [6, 3] } };   // the light palette (series): ≥ 3:1 on white, mapped to the dark palette in dark mode
 // the colours of the mechanism figures (ntk-base.js): PI blue, NTK vermilion, YaRN green; NTK-by-parts (YaRN without its temperature) purple, dashed
 const STYLE = { linear: { color: '#0072B2' }, ntk: { color: '#D55E00' }, byparts: { color: '#A6488B', dash: [6, 3] }, yarn: { color: '#007A5A' } };
 const NAMES = { linear: L('PI (linear)', 'PI（linear）'), ntk: L('NTK-aware', 'NTK-aware'), byparts: L('NTK-by-parts (YaRN without temperature)', 'NTK-by-parts（不带温度的 YaRN）'), yarn: L('YaRN', 'YaRN') };
