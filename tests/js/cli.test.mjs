@@ -112,6 +112,10 @@ test('from the packed tarball: npx-style bin runs in a fresh project', { timeout
     const differ = spawnSync(bin, ['inspect', fixture('Llama-3.1-8B.json'), '--compare', fixture('Llama-3.2-3B.json'), '--positions', '4096'], { encoding: 'utf8', timeout: 60000 });
     assert.equal(differ.status, 1, differ.stderr);
     assert.match(differ.stdout, /inv_freq: 35 of 64 pairs differ/);
+    // a diffusers config read per axis (Wan: t 44, h = w = 2·⌊128/6⌋ = 42 channels; cli-axes.test.mjs checks the numbers)
+    const wan = spawnSync(bin, ['inspect', fixture('diffusion/wan-t2v-class-defaults.json')], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(wan.status, 0, wan.stderr);
+    assert.match(wan.stdout, /\n {4}t +44 +10000 +0…21 .*\n {4}h +42 +10000 +22…42 /);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
