@@ -103,10 +103,12 @@ export function gridOf(v: string | boolean | undefined): number[] | undefined {
 
 /** The largest relative distance dual chunk attention encodes over positions 0…last (pe.dualChunkDistances). */
 export function dualChunkReach(pe: Posenc, d: NonNullable<RopeFromConfig['dual_chunk']>, last: number): { positions: number; max_distance: number } {
-  // The distance grows with the query's offset in its chunk and shrinks with the key's; offset 0 is the key at 0. Queries at
-  // the end of chunk 0, of chunk 1 and the last position cover intra, successive and inter-chunk pairs' largest values.
+  // The distance grows with the query's offset in its chunk and shrinks with the key's (key 0: offset 0). The query
+  // min(last, 2L − 1) meets key 0 at the largest: within chunk 0 (last < L) its true distance last; in chunk 1 the
+  // successive distance min(q − L + L, chunk_size) ≥ L − 1, the intra-chunk largest; older chunks get min(2L − 1,
+  // chunk_size), the same as q = 2L − 1's. (tests/js/cli-axes.test.mjs checks it against every pair.)
   const L = d.chunk_len;
-  const q = [...new Set([Math.min(last, L - 1), Math.min(last, 2 * L - 1), last])];
+  const q = [Math.min(last, 2 * L - 1)];
   const r = pe.dualChunkDistances({ chunk_size: d.chunk_size, local_size: d.local_size, q_positions: q, k_positions: [0] });
   return { positions: last + 1, max_distance: r.max_distance };
 }
