@@ -1,7 +1,8 @@
 // Copies the built explainer (build/site) into the package as dist/site (served by `npx posenc site`), without
 // shipping a file twice: a site asset with the same bytes as a file of dist/ (the .wasm builds, figures-standalone.js)
 // is left out and named in dist/site/links.json ({ "assets/<hashed name>": "../<file in dist>" }), which the server
-// (web/src/cli-site.ts) follows. Fonts: an @font-face that lists a woff2 file keeps only that one (the .woff and .ttf
+// (web/src/cli-site.ts) follows. figures-standalone.js is not in the tarball (package.json "files"): its one copy is the
+// string export `standaloneText` of ../widget.js, named "../widget.js#standaloneText". Fonts: an @font-face that lists a woff2 file keeps only that one (the .woff and .ttf
 // fallbacks hold the same glyphs for browsers older than any that runs the explainer's wasm SIMD), and the fallback
 // files go: KaTeX's 60 font files become 20 (−0.8 MB unpacked, −0.5 MB in the tarball).
 import { createHash } from 'node:crypto';
@@ -16,7 +17,7 @@ const own = new Map(readdirSync(dist).filter((f) => statSync(join(dist, f)).isFi
 const links = {};
 for (const f of readdirSync(join(site, 'assets'))) {
   const same = own.get(hash(join(site, 'assets', f)));
-  if (same) { links[`assets/${f}`] = `../${same}`; rmSync(join(site, 'assets', f)); }
+  if (same) { links[`assets/${f}`] = same === 'figures-standalone.js' ? '../widget.js#standaloneText' : `../${same}`; rmSync(join(site, 'assets', f)); }
 }
 // `src: url(a.woff2) format("woff2"), url(a.woff) format("woff"), url(a.ttf) format("truetype")` → the woff2 only
 const dropped = new Set();

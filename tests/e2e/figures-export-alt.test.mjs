@@ -74,24 +74,41 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
   } finally { await browser.close(); rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('Export → HTML where figures-standalone.js was not deployed: the figure says why (no uncaught error)', async () => {
+// The npm package ships figures-standalone.js's text once, as posenc/widget's `standaloneText` (package.json "files"
+// leaves the file out): a site that copies the package's dist/ gets its HTML export from widget.js; with neither file
+// the figure says why.
+test('Export → HTML with the package as shipped (text from widget.js), and with neither file: the figure says why', async () => {
   const { serveStatic } = await import('./figures-server.mjs');
-  const { cpSync, readdirSync } = await import('node:fs');
-  const dir = mkdtempSync(join(tmpdir(), 'posenc-nostandalone-'));
-  for (const f of readdirSync(join(repo, 'dist'))) if (f !== 'figures-standalone.js') cpSync(join(repo, 'dist', f), join(dir, f), { recursive: true });
-  const S = await serveStatic({ mounts: { '/pkg/': dir }, pages: { '/p.html': '<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./pkg/figures.js"></script></head><body><posenc-figure figure="alibi"></posenc-figure></body></html>' } });
+  const { cpSync, readdirSync, readFileSync } = await import('node:fs');
+  const { scriptText } = await import(pathToFileURL(join(repo, 'web/src/figures/html.js')).href);
+  const shipped = mkdtempSync(join(tmpdir(), 'posenc-nostandalone-')), bare = mkdtempSync(join(tmpdir(), 'posenc-nowidget-'));
+  for (const f of readdirSync(join(repo, 'dist'))) {
+    if (f !== 'figures-standalone.js') cpSync(join(repo, 'dist', f), join(shipped, f), { recursive: true });
+    if (f !== 'figures-standalone.js' && f !== 'widget.js') cpSync(join(repo, 'dist', f), join(bare, f), { recursive: true });
+  }
+  const page = (pkg) => `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="./${pkg}/figures.js"></script></head><body><posenc-figure figure="alibi"></posenc-figure></body></html>`;
+  const S = await serveStatic({ mounts: { '/pkg/': shipped, '/bare/': bare }, pages: { '/p.html': page('pkg'), '/b.html': page('bare') } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    const p = await browser.newPage(), pageErrors = [];
+    const p = await browser.newPage(), pageErrors = [], requests = [];
     p.on('pageerror', (e) => pageErrors.push(String(e)));
+    p.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await p.goto(`${S.origin}/p.html`);
-    const fig = p.locator('posenc-figure');
+    let fig = p.locator('posenc-figure');
+    await fig.evaluate((el) => customElements.whenDefined('posenc-figure').then(() => el.ready));
+    const html = await fig.evaluate((el) => el.toHTML());
+    // the page inlines exactly the built figures-standalone.js (as html.js escapes it), found through widget.js
+    const inlined = /<script id="posenc-standalone">([^]*?)<\/script>/.exec(html)?.[1];
+    assert.equal(inlined, scriptText(readFileSync(join(repo, 'dist/figures-standalone.js'), 'utf8')));
+    assert.ok(requests.includes('/pkg/figures-standalone.js') && requests.includes('/pkg/widget.js'), requests.join(' '));
+    await p.goto(`${S.origin}/b.html`);
+    fig = p.locator('posenc-figure');
     await fig.evaluate((el) => customElements.whenDefined('posenc-figure').then(() => el.ready));
     await fig.locator('button.export').click();
     await fig.locator('.menu button[data-x="html"]').click();
     const note = fig.locator('.export-error');
     await note.waitFor({ state: 'visible', timeout: 5000 });
-    assert.match(await note.textContent(), /^toHTML: .*figures-standalone\.js .*HTTP 404.*toHTML\(\{ script \}\)/);
+    assert.match(await note.textContent(), /^toHTML: neither .*figures-standalone\.js \(HTTP 404\) nor .*widget\.js's standaloneText .*toHTML\(\{ script \}\)/);
     assert.deepEqual(pageErrors, []);
-  } finally { await browser.close(); S.server.close(); rmSync(dir, { recursive: true, force: true }); }
+  } finally { await browser.close(); S.server.close(); for (const d of [shipped, bare]) rmSync(d, { recursive: true, force: true }); }
 });

@@ -28,6 +28,14 @@ test('posenc site: serves the explainer, embed.html and the gallery offline', as
     }
     const wasm = /assets\/posenc-simd-[\w-]+\.wasm/.exec(await (await fetch(`${base}embed.html`)).text()) ?? null;
     assert.equal((await fetch(`${base}nope.html`)).status, 404);
+    // the site's figures-standalone asset is served from widget.js's standaloneText (the package ships that text once)
+    const links = JSON.parse(readFileSync(join(repo, 'dist/site/links.json'), 'utf8'));
+    const standalone = Object.keys(links).find((k) => /^assets\/figures-standalone-[\w-]+\.js$/.test(k));
+    assert.equal(links[standalone], '../widget.js#standaloneText');
+    const sr = await fetch(base + standalone);
+    assert.equal(sr.status, 200);
+    assert.match(sr.headers.get('content-type'), /text\/javascript/);
+    assert.equal(await sr.text(), readFileSync(join(repo, 'dist/figures-standalone.js'), 'utf8'));
     assert.equal((await fetch(`${base}..%2Fpackage.json`)).status, 403);
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     try {

@@ -97,11 +97,13 @@ test('bad arguments and files: exit 2 with a message', () => {
   assert.equal(cli(['--help']).status, 0);
 });
 
-test('from the packed tarball: npx-style bin runs in a fresh project', { timeout: 180000 }, () => {
+test('from the packed tarball: npx-style bin runs in a fresh project', { timeout: 180000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-bin-'));
   try {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }))[0];
     assert.ok(packed.files.some((f) => f.path === 'dist/cli.js'), 'dist/cli.js in the tarball');
+    // figures-standalone.js is shipped once, as widget.js's standaloneText, not as a file of its own
+    assert.ok(!packed.files.some((f) => f.path === 'dist/figures-standalone.js'), 'no dist/figures-standalone.js in the tarball');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], { cwd: dir, encoding: 'utf8' });
     const bin = join(dir, 'node_modules/.bin/posenc');
@@ -112,6 +114,15 @@ test('from the packed tarball: npx-style bin runs in a fresh project', { timeout
     const differ = spawnSync(bin, ['inspect', fixture('Llama-3.1-8B.json'), '--compare', fixture('Llama-3.2-3B.json'), '--positions', '4096'], { encoding: 'utf8', timeout: 60000 });
     assert.equal(differ.status, 1, differ.stderr);
     assert.match(differ.stdout, /inv_freq: 35 of 64 pairs differ/);
+    // a diffusers config read per axis (Wan: t 44, h = w = 2·⌊128/6⌋ = 42 channels; cli-axes.test.mjs checks the numbers)
+    const wan = spawnSync(bin, ['inspect', fixture('diffusion/wan-t2v-class-defaults.json')], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(wan.status, 0, wan.stderr);
+    assert.match(wan.stdout, /\n {4}t +44 +10000 +0…21 .*\n {4}h +42 +10000 +22…42 /);
+    // a single-file figure from the installed package: its inlined script is the built figures-standalone.js
+    const page = spawnSync(bin, ['figure', 'rope-decay', 'base=500000', '--html'], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 24 });
+    assert.equal(page.status, 0, page.stderr);
+    const { scriptText } = await import(join(repo, 'web/src/figures/html.js'));
+    assert.equal(/<script id="posenc-standalone">([^]*?)<\/script>/.exec(page.stdout)?.[1], scriptText(readFileSync(join(repo, 'dist/figures-standalone.js'), 'utf8')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -49,7 +49,9 @@ test('every runtime export of posenc/figures and posenc/widget is declared, and 
   const widget = await import(pathToFileURL(join(root, 'dist/widget.js')).href);
   // what the hand-kept figures.d.ts declared (its last version): still there
   for (const k of ['figureNames', 'describeFigure', 'figureHTML', 'figureSVG', 'pngWithAlt', 'FigureError', 'PosencFigure', 'PeHeatmap', 'PeLines', 'PeVec2']) assert.ok(figures.includes(k), k);
-  assert.deepEqual(Object.keys(widget), ['default']);
+  assert.deepEqual(Object.keys(widget), ['default', 'standaloneText']);
+  // standaloneText: the tarball's one copy of figures-standalone.js (package.json "files" leaves the file out)
+  assert.equal(widget.standaloneText, readFileSync(join(root, 'dist/figures-standalone.js'), 'utf8'));
   assert.deepEqual(Object.keys(widget.default), ['render']);
   // `satisfies Record<K, true>`: a declared value missing at run time is a missing property, a runtime export that
   // is not declared an excess property; both are type errors

@@ -106,7 +106,8 @@ export async function figureMain(argv: string[], out: (s: string) => void, err: 
     if ([html || fragment, svg, png].filter(Boolean).length !== 1) throw new FigureUsage('figure: say which one output: --html (or --fragment), --svg or --png');
     if (svg || png) return await image(figures, { name, params, lang, theme, width, scale, png, output }, out, err);
     if (width !== undefined) throw new FigureUsage('--width: only for --svg and --png (an HTML figure follows its container)');
-    const script = await readFile(new URL('./figures-standalone.js', import.meta.url), 'utf8');
+    // figures-standalone.js's text: shipped once, inside the anywidget module (which must carry it)
+    const script = (await import(new URL('./widget.js', import.meta.url).href) as { standaloneText: string }).standaloneText;
     const page = figures.figureHTML({ figure: name, params, lang, theme, controls, script, fragment });
     if (output && output !== '-') {
       const dir = output.replace(/[\\/][^\\/]*$/, '');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npx posenc inspect <config.json | model.gguf> [--compare <other>] [--engine …] [--json] [--tolerance x]`: the RoPE a
-// file describes, and where two files (or two engines' readings of one) differ. Exit status: 0 = read (and, with a
+// file describes, and where two files (or two engines' readings of one) differ; image / video configs per axis (cli-axes.ts). Exit status: 0 = read (and, with a
 // comparison, agreeing within the tolerance), 1 = the two disagree beyond it, 2 = bad arguments or an unreadable file.
 import { open, readFile } from 'node:fs/promises';
 import { init } from './node.js';
@@ -11,15 +11,25 @@ import type { RopeFromGGUF } from './gguf_rope.js';
 import type { EngineCell, RopeEngines } from './rope_engines.js';
 import { figureMain, FIGURE_USAGE } from './cli-figure.js';
 import { siteMain, SITE_USAGE } from './cli-site.js';
+import { axesSummary, configKind, dualChunkLines, dualChunkReach, gridOf, wavelengths } from './cli-axes.js';
+import type { RopeAxesFromConfig } from './config/axes.js';
 
 const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
+
+  a language model's config.json or .gguf: its RoPE (and a VLM's vision tower, dual chunk attention's reach);
+  a diffusers transformer config (Wan, HunyuanVideo, Cosmos, Flux, CogVideoX), a vision encoder (DINOv3, Pixtral) or a
+  vision tower alone (Qwen2.5-VL / Qwen3-VL vision_config): per axis its rotary dims, base, pairs, positions, wavelengths.
+  A model without RoPE (GPT-2, SigLIP 2, CogVideoX 1.0) exits 2 saying which positions it uses.
 
   --compare <file>        a second config.json or .gguf to compare with (default: the same file)
   --engines               what transformers, vLLM, llama.cpp and MLX each run, per layer kind (exit 1 where they differ)
   --engine <e>            how the first file is read: transformers (default), vllm, llama.cpp, mlx
   --compare-engine <e>    how the second is read (default: as --engine); with no --compare, the same file again
   --tolerance <x>         largest score error, relative to |q|·|k|, counted as agreeing (default 1e-3)
-  --positions <n>         compare distances 0…n (default: the larger max_position_embeddings)
+  --positions <n>         compare distances 0…n (default: the larger max_position_embeddings); dual chunk attention:
+                          the largest distance over positions 0…n (default max_position_embeddings − 1)
+  --grid <t,h,w | h,w>    a patch grid: each axis's position ids (per-axis configs and a VLM's vision tower)
+  --fps <x>               Cosmos: frames per second (time ids scaled by base_fps / fps)
   --seq-len <n>           sequence length for transformers' dynamic NTK / LongRoPE choice
   --n-ctx <n>             llama.cpp's allocated context (-c; default 512 as llama_context_default_params; picks LongRoPE's
                           factors, also a .gguf's); --max-model-len <n>: vLLM's (default: vLLM's own derivation)
@@ -32,7 +42,7 @@ ${FIGURE_USAGE}
 ${SITE_USAGE}`;
 
 type Flags = Record<string, string | boolean>;
-const VALUED = ['compare', 'engine', 'compare-engine', 'tolerance', 'positions', 'seq-len', 'n-ctx', 'max-model-len'];
+const VALUED = ['compare', 'engine', 'compare-engine', 'tolerance', 'positions', 'seq-len', 'n-ctx', 'max-model-len', 'grid', 'fps'];
 
 class UsageError extends Error {}
 
@@ -74,7 +84,21 @@ async function isGGUF(path: string): Promise<boolean> {
   }
 }
 
-type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string };
+/** A vision tower read per axis, or why not (learned positions, a tower posenc does not read). */
+type Tower = RopeAxesFromConfig | { rope: null; message: string };
+type Rope = (RopeFromConfig | RopeFromGGUF) & { file: string; vision_tower?: Tower; dual_chunk_reach?: { positions: number; max_distance: number } };
+
+/** A config.json read per axis only (diffusers, vision encoder, a bare vision tower), parsed; null for anything else. */
+async function axesConfig(path: string): Promise<Record<string, unknown> | null> {
+  if (await isGGUF(path)) return null;
+  let c: unknown;
+  try {
+    c = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return null; // ropeFromConfig says what is wrong with the text
+  }
+  return c !== null && typeof c === 'object' && !Array.isArray(c) && configKind(c as Record<string, unknown>).kind === 'axes' ? c as Record<string, unknown> : null;
+}
 
 /** The RoPE of a file as `engine` reads it (a .gguf is what llama.cpp reads: engines do not apply to it). */
 async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
@@ -88,8 +112,33 @@ async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): P
   if (seq !== undefined) opts.seq_len = seq;
   if (nctx !== undefined && engine === 'llama.cpp') opts.n_ctx = nctx;
   if (mml !== undefined && engine === 'vllm') opts.max_model_len = mml;
-  return { ...pe.ropeFromConfig(await readFile(path, 'utf8'), opts), file: path };
+  const text = await readFile(path, 'utf8');
+  const r: Rope = { ...pe.ropeFromConfig(text, opts), file: path };
+  const c = JSON.parse(text) as Record<string, unknown>;
+  if (configKind(c).vision) {
+    try {
+      r.vision_tower = pe.ropeAxesFromConfig(c, axesOptions(flags));
+    } catch (e) {
+      if (!(e instanceof Error) || e.name !== 'PosencError' || /^(grid|fps)\b/.test(e.message)) throw e;
+      r.vision_tower = { rope: null, message: e.message };
+    }
+  } else if (flags.grid !== undefined || flags.fps !== undefined) {
+    throw new UsageError(`--${flags.grid !== undefined ? 'grid' : 'fps'}: only for per-axis configs (image / video models, a vision tower); ${path} is a text model`);
+  }
+  if ('dual_chunk' in r && r.dual_chunk) {
+    const last = num(flags, 'positions', true) ?? (r.max_position_embeddings ?? r.dual_chunk.chunk_size) - 1;
+    r.dual_chunk_reach = dualChunkReach(pe, r.dual_chunk, last);
+  }
+  return r;
 }
+
+function axesOptions(flags: Flags): { grid?: number[]; fps?: number } {
+  const grid = gridOf(flags.grid), fps = num(flags, 'fps', false);
+  return { ...(grid ? { grid } : {}), ...(fps !== undefined ? { fps } : {}) };
+}
+
+/** A per-axis config's JSON: the reading plus each axis's wavelengths. */
+const axesJSON = (r: RopeAxesFromConfig) => ({ ...r, axes: r.axes.map((a) => ({ ...a, wavelengths: wavelengths(a) })) });
 
 const g = (x: number) => String(Number(x.toPrecision(6)));
 
@@ -108,6 +157,11 @@ function summary(r: Rope): string {
   const types = Object.entries(r.layer_types ?? {});
   if (types.length > 1) {
     for (const [t, x] of types) lines.push(`  ${t.padEnd(19)} ${x ? `${x.rope_type}, rope_theta ${g(x.rope_theta)}, attention_scaling ${g(x.attention_scaling)}` : 'no RoPE'}`);
+  }
+  if ('dual_chunk' in r && r.dual_chunk && r.dual_chunk_reach) lines.push(...dualChunkLines(r.dual_chunk, r.dual_chunk_reach));
+  if (r.vision_tower) {
+    lines.push(`  vision tower        ${'rope' in r.vision_tower ? `no RoPE — ${r.vision_tower.message}` : 'per (h, w) axis:'}`);
+    if (!('rope' in r.vision_tower)) lines.push(...axesSummary(r.vision_tower, '    '));
   }
   for (const n of ('engine_notes' in r ? r.engine_notes : undefined) ?? []) lines.push(`  engine: ${n}`);
   for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
@@ -164,6 +218,15 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
   const { file, flags } = args;
   try {
     const pe = await init();
+    const axes = await axesConfig(file);
+    if (axes) {
+      for (const k of ['compare', 'compare-engine', 'engines', 'engine', 'seq-len', 'n-ctx', 'max-model-len', 'tolerance', 'positions']) {
+        if (flags[k] !== undefined) throw new UsageError(`--${k}: for language models' RoPE; ${file} is read per axis (image / video positions)`);
+      }
+      const r = pe.ropeAxesFromConfig(axes, axesOptions(flags));
+      out(flags.json ? JSON.stringify({ file, ...axesJSON(r) }, (_k, v) => plain(v), 2) : [`${file} (per-axis RoPE)`, ...axesSummary(r)].join('\n'));
+      return 0;
+    }
     if (flags.engines) {
       const src = (await isGGUF(file)) ? file : await readFile(file, 'utf8');
       const m = await pe.ropeEngines(src, { seq_len: num(flags, 'seq-len', true), n_ctx: num(flags, 'n-ctx', true), max_model_len: num(flags, 'max-model-len', true) });
@@ -180,7 +243,8 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
     const cmpFile = flags.compare as string | undefined;
     const cmpEngine = flags['compare-engine'] as string | undefined;
     if (cmpFile === undefined && cmpEngine === undefined) {
-      out(flags.json ? JSON.stringify(a, (_k, v) => plain(v), 2) : summary(a));
+      const j = a.vision_tower && !('rope' in a.vision_tower) ? { ...a, vision_tower: axesJSON(a.vision_tower) } : a;
+      out(flags.json ? JSON.stringify(j, (_k, v) => plain(v), 2) : summary(a));
       return 0;
     }
     const b = await ropeOf(pe, cmpFile ?? file, cmpEngine ?? engine, flags);
@@ -194,6 +258,10 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
     return c.agree ? 0 : 1;
   } catch (e) {
     const x = e as Error & { code?: string; path?: string };
+    if (x instanceof UsageError) {
+      err(`posenc: ${x.message}\n${USAGE}`);
+      return 2;
+    }
     err(`posenc: ${x.code === 'ENOENT' ? `${x.path}: no such file` : x.code === 'EISDIR' ? 'a directory, not a file' : x.message}`);
     return 2;
   }

@@ -6,7 +6,8 @@
 import type { RawModule } from '../raw.js';
 import { ropeInvFreqOf } from '../rope.js';
 import { PosencError, show } from '../validate.js';
-import { configObject, visionRopeOf } from './read.js';
+import { configObject } from './read.js';
+import { visionRopeOf } from './vision_rope.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -9,6 +9,8 @@ import { closest } from './suggest.js';
 import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha, readVariant } from './families.js';
 import { dualChunkOf } from './dual_chunk.js';
 import type { DualChunk } from './dual_chunk.js';
+import { visionRopeOf } from './vision_rope.js';
+import type { VisionRope } from './vision_rope.js';
 
 /** Channel pairing of the checkpoint's q/k: `half_split` (HF `rotate_half`) or `interleaved` (GPT-J, Cohere, MLA). */
 export type ConfigLayout = 'half_split' | 'interleaved';
@@ -52,7 +54,7 @@ export interface ConfigPlan {
   attn_temperature: { floor_scale: number; attn_scale: number; form: 'llama4' | 'ministral3' } | null;
   mrope: { mrope_section: [number, number, number]; mrope_interleaved: boolean } | null;
   /** The vision tower's 2-D axial RoPE (Pixtral; Qwen2-VL / 2.5-VL / 3-VL), for {@link Posenc.axial2dTables}. */
-  vision_rope: { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null } | null;
+  vision_rope: VisionRope | null;
   /** Qwen2.5-1M's `dual_chunk_attention_config` (vLLM DualChunkRotaryEmbedding), null when absent. */
   dual_chunk: DualChunk | null;
   warnings: string[];
@@ -305,36 +307,6 @@ export function readConfig(config: unknown): ConfigPlan {
   const vision_rope = visionRopeOf(c, warnings);
   const dual_chunk = dualChunkOf(text, tp);
   return { text_path: tp, model_type, types, default_type, layers, layout, mla, attn_temperature, mrope, vision_rope, dual_chunk, warnings: [...new Set(warnings)] };
-}
-
-/** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
-export function visionRopeOf(c: Obj, warnings: string[]): ConfigPlan['vision_rope'] {
-  const vc = c.vision_config;
-  if (!isObj(vc)) return null;
-  const mt = typeof c.model_type === 'string' ? c.model_type : '';
-  let r: NonNullable<ConfigPlan['vision_rope']>;
-  if (vc.model_type === 'pixtral') {
-    const side = vc.image_size != null && vc.patch_size != null
-      ? Math.floor(posInt('vision_config.image_size', vc.image_size) / posInt('vision_config.patch_size', vc.patch_size)) : null;
-    // v5 writes the base inside rope_parameters (Mistral 3 / Devstral 2), older configs at the top of vision_config
-    const vp = isObj(vc.rope_parameters) ? vc.rope_parameters : {};
-    const thetaKey = vp.rope_theta != null ? 'vision_config.rope_parameters.rope_theta' : 'vision_config.rope_theta';
-    r = { variant: 'pixtral', rotary_dim: posInt('vision_config.head_dim', vc.head_dim),
-      rope_theta: opt(vp.rope_theta ?? vc.rope_theta, (v) => finite(thetaKey, v)) ?? 10000, max_patches_per_side: side };
-  } else if (/^qwen(2|2_5|3)_vl/.test(mt)) {
-    // HF Qwen2VisionTransformer: VisionRotaryEmbedding(head_dim // 2) with theta 10000 on (row, column)
-    const wk = vc.embed_dim != null ? 'embed_dim' : 'hidden_size';
-    if (vc[wk] == null || vc.num_heads == null) {
-      warnings.push('vision_config: no embed_dim / hidden_size and num_heads, so no vision_rope');
-      return null;
-    }
-    const rotary_dim = Math.floor(posInt(`vision_config.${wk}`, vc[wk]) / posInt('vision_config.num_heads', vc.num_heads));
-    r = { variant: 'qwen2_vl', rotary_dim, rope_theta: 10000, max_patches_per_side: null };
-  } else {
-    return null;
-  }
-  if (r.rotary_dim % 4) throw new PosencError(`vision_config: the vision head_dim ${r.rotary_dim} must be a multiple of 4 for 2-D axial RoPE`);
-  return r;
 }
 
 /** Validates one scaling dict: rope_type, required keys, value types; typos of its keys are errors, other keys warnings. */

@@ -67,8 +67,8 @@ export async function writeDeclarations() {
   if (!tags.length) fail('no define() calls found');
   writeFileSync(join(dist, 'figures.d.ts'), `${doc}\nexport * from './figures/index.js';\nimport type { ${tags.map(([, c]) => c).join(', ')} } from './figures/index.js';\n\n`
     + `declare global {\n  interface HTMLElementTagNameMap {\n${tags.map(([t, c]) => `    '${t}': ${c};`).join('\n')}\n  }\n}\n`);
-  writeFileSync(join(dist, 'widget.d.ts'), "// Types of posenc/widget (dist/widget.js): the anywidget front-end module (`export default { render }`).\n"
-    + "export { default } from './figures/widget.js';\nexport type * from './figures/widget.js';\n");
+  writeFileSync(join(dist, 'widget.d.ts'), "// Types of posenc/widget (dist/widget.js): the anywidget front-end module (`export default { render }`) and `standaloneText`.\n"
+    + "export { default, standaloneText } from './figures/widget.js';\nexport type * from './figures/widget.js';\n");
   writeFileSync(join(dist, 'figures.d.cts'), cjsTypes('./figures.js', 'posenc/figures', await import(pathToFileURL(join(dist, 'figures.js')).href)));
   // (widget.js needs a DOM only when render() runs: Node imports it)
   writeFileSync(join(dist, 'widget.d.cts'), "// Types of require('posenc/widget') (widget.cjs): the ES module's namespace (widget.d.ts).\n"

@@ -88,3 +88,16 @@ export function fillControls(form, def, p, host) {
     const full = /** @type {HTMLElement | null} */ (form.querySelector(`[data-cap-for="${el.name}"]`)); if (full) full.hidden = el.value.length < el.maxLength;
   }
 }
+
+/**
+ * The data table under a figure: the first 200 rows of its CSV (toCSV, comments left out) in `box`, with a note when
+ * there are more. @param {Element} box @param {string} csvText @param {string} lang
+ */
+export function fillDataTable(box, csvText, lang) {
+  const csv = csvText.split('\n').filter((l) => l && !l.startsWith('#')), N = 200;
+  const table = document.createElement('table');
+  csv.slice(0, N + 1).forEach((l, i) => { const row = table.insertRow(); for (const v of l.split(',')) { const c = document.createElement(i ? 'td' : 'th'); c.textContent = v; row.append(c); } });
+  const note = document.createElement('p'); note.className = 'note';
+  note.textContent = csv.length - 1 > N ? tr(UI.firstRows, lang).replace('{n}', String(N)).replace('{m}', String(csv.length - 1)) : '';
+  box.replaceChildren(note, table);
+}

@@ -19,9 +19,10 @@ import { run, recycle, engineInfo } from './engine.js';
 import { PosencError, show } from '#wasm';
 import { BADGE } from './backend.js';
 import { applyTheme, watchTheme, unwatchTheme } from './theme.js';
-import { UI, css, fillControls } from './element-ui.js';
+import { UI, css, fillControls, fillDataTable } from './element-ui.js';
 import { toHTML } from './to-html.js';
-import { altText, atWidth, svgWithAlt, pngWithAlt } from './export-extras.js';
+import { figureCSV } from './to-csv.js';
+import { altText, atWidth, svgWithAlt, pngWithAlt, saveFile } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
 
 /** @typedef {import('./params.js').FigureDef} FigureDef */
@@ -33,7 +34,6 @@ import { exportLayout, paintExport } from './export-layout.js';
 
 const paramNames = [...new Set(Object.values(defs).flatMap((d) => Object.keys(d.params)))];
 const OWN = ['figure', 'lang', 'controls', 'caption', 'theme'];
-const csvCell = (/** @type {unknown} */ v) => (typeof v === 'number' ? String(v) : /[",\n#]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
 /**
  * `<posenc-figure figure="NAME">`. Attributes: the figure's parameters (see {@link describeFigure}); `lang="en|zh"`
@@ -374,22 +374,7 @@ export class PosencFigure extends Base {
    */
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    const { def, p, panels, backend } = this._last, lines = [`# posenc figure: ${def.name}`,
-      `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ').replace(/\s*\n\s*/g, ' ')}`,   // one line: a pasted config.json has newlines
-      ...(backend ? [`# computed by: ${backend}`] : []),
-      '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value, or the y of the curve drawn as a line (unit: the panel\'s y label or caption); band_min, band_max = the shaded band\'s lower and upper edge (banded curves only; the line is one of them)'];
-    /** @type {unknown[][]} */
-    const rows = [];
-    for (const { id, block } of panels) {
-      const el = /** @type {Block} */ (this._blocks.get(id)), t = el.table();
-      lines.push(`# panel ${id} (${block}): ${el.getAttribute('caption') ?? ''}${el.getAttribute('xlabel') ? `; x: ${el.getAttribute('xlabel')}` : ''}${el.getAttribute('ylabel') ? `; y: ${el.getAttribute('ylabel')}` : ''}`);
-      for (const r of t.rows) {
-        if (block === 'heatmap') rows.push([id, '', r[0], r[1], '', r[2], '', '']);
-        else if (block === 'lines') rows.push(r[3] === '' ? [id, r[0], '', '', r[1], r[2], '', ''] : [id, r[0], '', '', r[1], r[3], Math.min(Number(r[2]), Number(r[3])), Math.max(Number(r[2]), Number(r[3]))]);
-        else rows.push([id, r[0], '', '', r[1], r[2], '', '']);
-      }
-    }
-    return [...lines, 'panel,series,row,col,x,value,band_min,band_max', ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+    return figureCSV(this._last, (id) => /** @type {Block} */ (this._blocks.get(id)));
   }
 
   /**
@@ -408,22 +393,12 @@ export class PosencFigure extends Base {
     const name = `posenc-${this.getAttribute('figure')}`;
     const width = opts?.width, blob = kind === 'png' ? await this.toPNG({ width }) : kind === 'html' ? new Blob([await this.toHTML(opts)], { type: 'text/html' })
       : new Blob([kind === 'svg' ? await this.toSVG(/** @type {{ width: number }} */ ({ width })) : this.toCSV()], { type: kind === 'svg' ? 'image/svg+xml' : 'text/csv' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob); a.download = `${name}.${kind}`;
-    this.shadowRoot?.append(a); a.click(); a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    saveFile(/** @type {ShadowRoot} */ (this.shadowRoot), blob, `${name}.${kind}`);
   }
 
   /** @private */
   _fillDataTable() {
-    const box = $(this.shadowRoot, 'details .scroll');
-    if (!/** @type {HTMLDetailsElement} */ ($(this.shadowRoot, 'details')).open || !this._last) return;
-    const csv = this.toCSV().split('\n').filter((l) => l && !l.startsWith('#')), N = 200;
-    const table = document.createElement('table');
-    csv.slice(0, N + 1).forEach((l, i) => { const row = table.insertRow(); for (const v of l.split(',')) { const c = document.createElement(i ? 'td' : 'th'); c.textContent = v; row.append(c); } });
-    const note = document.createElement('p'); note.className = 'note';
-    note.textContent = csv.length - 1 > N ? this._text(UI.firstRows).replace('{n}', String(N)).replace('{m}', String(csv.length - 1)) : '';
-    box.replaceChildren(note, table);
+    if (/** @type {HTMLDetailsElement} */ ($(this.shadowRoot, 'details')).open && this._last) fillDataTable($(this.shadowRoot, 'details .scroll'), this.toCSV(), this.lang);
   }
 }
 

@@ -75,3 +75,11 @@ export async function pngWithAlt(/** @type {Blob} */ png, /** @type {string} */ 
   const b = new Uint8Array(await png.arrayBuffer()), iend = b.length - 12;
   return new Blob([b.subarray(0, iend), itxt('Title', title), itxt('Description', desc), b.subarray(iend)], { type: 'image/png' });
 }
+
+/** Saves `blob` as `filename` through the browser (a temporary link clicked inside `root`). @param {ShadowRoot | Element} root @param {Blob} blob @param {string} filename */
+export function saveFile(root, blob, filename) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob); a.download = filename;
+  root.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}

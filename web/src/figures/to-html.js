@@ -1,14 +1,16 @@
 // @ts-check
 // el.toHTML(): the figure in its current state as one self-contained HTML page (html.js). The page's script is
 // figures-standalone.js: inside a single-file figure it is the running script's own text; elsewhere it is fetched from
-// beside figures.js (dist/ copied to a site, or a CDN), or passed as `script` (a bundler that did not emit the file:
-// e.g. Vite's `import url from 'posenc/dist/figures-standalone.js?url'`, then fetch(url).then((r) => r.text())).
+// beside figures.js (dist/ of a build from source, copied to a site, or a CDN), else taken from widget.js beside it (the
+// npm package ships the text once, as posenc/widget's `standaloneText`), or passed as `script` (a bundled site:
+// `el.toHTML({ script: (await import('posenc/widget')).standaloneText })`, a lazily loaded chunk).
 import { figureHTML } from './html.js';
 import { packageBase } from './where.js';
 import { figureDef } from './registry.js';
 import { formatParam } from './params.js';
 
-const FILE = 'figures-standalone.js';   // a string, not new URL('./…', import.meta.url): bundlers would emit 0.6 MB into every site
+// strings, not new URL('./…', import.meta.url): bundlers would emit 0.6 MB into every site
+const FILE = 'figures-standalone.js', WIDGET = 'widget.js';
 /** @type {Promise<string> | null} */
 let fetched = null;
 
@@ -18,11 +20,15 @@ export function standaloneScript() {
   if (typeof own === 'string' && own) return Promise.resolve(own);
   return (fetched ??= (async () => {
     const base = (await packageBase()) ?? (import.meta.url || '');
-    const url = new URL(FILE, base || location.href).href;
-    const res = await fetch(url).catch((e) => { throw new Error(`toHTML: could not fetch ${url} (${e.message}). Pass toHTML({ script }) with the text of posenc's dist/${FILE}`); });
-    const text = res.ok ? await res.text() : '';
-    if (!text.includes('posenc')) throw new Error(`toHTML: ${url} is not posenc's ${FILE} (HTTP ${res.status}). Copy dist/${FILE} next to figures.js, or pass toHTML({ script }) with its text`);
-    return text;
+    const url = new URL(FILE, base || location.href).href, widget = new URL(WIDGET, base || location.href).href;
+    const res = await fetch(url).catch(() => null);
+    const text = res?.ok ? await res.text() : '';
+    if (text.includes('posenc')) return text;
+    // the npm package: the text is widget.js's export (a module import: the same origin rules as figures.js's own)
+    const w = await import(/* @vite-ignore */ /* webpackIgnore: true */ widget).then((m) => m.standaloneText, () => null);
+    if (typeof w === 'string' && w.includes('posenc')) return w;
+    throw new Error(`toHTML: neither ${url} (${res ? `HTTP ${res.status}` : 'not fetched'}) nor ${widget}'s standaloneText is posenc's ${FILE}. ` +
+      `Copy dist/${WIDGET} next to figures.js, or pass toHTML({ script }) with the text (posenc/widget's standaloneText)`);
   })().catch((e) => { fetched = null; throw e; }));
 }
 

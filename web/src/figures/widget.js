@@ -7,6 +7,7 @@
 //   params: dict[str, str] its parameters, as attributes ({"base": "500000"}); the figure's controls write them back
 //   lang: "en" | "zh", theme: "auto" | "light" | "dark", controls: bool (default true)
 // Two-way: a control changes `params` (model.set + save_changes); a model change re-renders the figure.
+// Also exports `standaloneText`: the tarball's only copy of figures-standalone.js (dist/ of a build keeps the file too).
 import STANDALONE from 'virtual:posenc-standalone-text';
 
 /**
@@ -68,3 +69,9 @@ function render({ model, el }) {
 
 /** The anywidget front-end module: `render({ model, el })`. */
 export default { render };
+
+/**
+ * The text of figures-standalone.js, the classic script a single-file figure inlines (`el.toHTML({ script: standaloneText })`,
+ * html.js). The package ships it once, here: this module must carry it anyway (anywidget loads it from a blob: URL).
+ */
+export const standaloneText = STANDALONE;

@@ -14,10 +14,10 @@
 //   the SVG recorder: cells as rects up to 128×128, one embedded image beyond); table() → the numbers drawn.
 // −∞ and NaN cells (masked) are drawn in the theme's "missing" grey. Arrow keys move a cursor when the map has focus.
 import { lut, colour } from './colormap.js';
-import { fmt, tickIndices, cellText } from './format.js';
+import { fmt } from './format.js';
 import { Base, shadow, define, theme, FONT, $ } from './base.js';
-import { contrast as contrastRatio } from '../theme.js';
-import { measure, pixelSurface, wrapText, MIN_TEXT } from './text.js';
+import { measure, pixelSurface, wrapText } from './text.js';
+import { paintMap, ROW_CHARS } from './heatmap-map.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -38,7 +38,6 @@ canvas.map:focus-visible { outline: 2px solid var(--pe-focus, #1d1d1f); }
 .caption, .axis { contain: inline-size; }   /* texts wrap within the map's width instead of widening the block */
 .axis { color: var(--pe-muted, #4f4f5a); font-size: 12px; }
 `;
-const CELL_RECTS = 128, ROW_CHARS = 18;
 
 /**
  * What update() takes: the row-major matrix and how to label it.
@@ -46,7 +45,7 @@ const CELL_RECTS = 128, ROW_CHARS = 18;
  *   x0?: number, y0?: number, rowTicks?: Array<number | string>, colTicks?: Array<number | string>, showValues?: boolean,
  *   categories?: Array<{ value: number, label: string }>, marks?: Array<{ col: number, label?: string }> }} HeatmapData
  */
-/** A text drawn on the map, in CSS px of the canvas. @typedef {{ x: number, y: number, w: number, h: number, text: string, rotated?: boolean }} TextBox */
+/** @typedef {import('./heatmap-map.js').TextBox} TextBox */
 /** @typedef {ReturnType<PeHeatmap['_geometryWith']>} Geometry */
 /** @typedef {import('./export.js').Ctx} Ctx */
 /** @typedef {{ row: number, col: number }} Cell */
@@ -215,81 +214,10 @@ export class PeHeatmap extends Base {
     return this._surf.canvas;
   }
 
-  /** Draws the map and its labels at (0, 0) of g. */
+  /** Draws the map and its labels at (0, 0) of g (heatmap-map.js). */
   /** @param {Ctx} g @param {Geometry} geo @param {number} lo @param {number} hi @param {ReturnType<typeof theme>} th @returns {TextBox[]} */
   _paintMap(g, geo, lo, hi, th) {
-    const { labelW, labelH, cw, ch } = geo, data = this._data ?? [];
-    if ('isSvg' in g && this.rows <= CELL_RECTS && this.cols <= CELL_RECTS) {
-      const colours = lut(this.palette), s = 255 / (hi - lo);
-      for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
-        const v = data[r * this.cols + c];
-        let hex = th.missing;
-        if (!(v === -Infinity || Number.isNaN(v))) {
-          let t = (v - lo) * s; t = t < 0 ? 0 : t > 255 ? 255 : t;
-          const p = colours[t | 0];
-          hex = `#${[p & 255, (p >> 8) & 255, (p >> 16) & 255].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
-        }
-        g.fillStyle = hex; g.fillRect(labelW + c * cw, labelH + r * ch, cw, ch);
-      }
-    } else {
-      g.imageSmoothingEnabled = false;
-      /** @type {CanvasRenderingContext2D} */ (g).drawImage(/** @type {HTMLCanvasElement} */ (this._pixels(lo, hi, th.missing)), labelW, labelH, cw * this.cols, ch * this.rows);
-    }
-    /** @type {TextBox[]} */
-    const boxes = [], box = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ w, /** @type {number} */ h, /** @type {string} */ text) => boxes.push({ x, y, w, h, text });
-    g.fillStyle = th.fg; g.font = `12px ${FONT}`;
-    const top = labelH, bottom = labelH + ch * this.rows, right = labelW + cw * this.cols;
-    if (geo.rowText) {
-      g.textAlign = 'right'; g.textBaseline = 'middle';
-      (this.rowLabels ?? []).forEach((t, i) => { const s = String(t).slice(0, ROW_CHARS), tw = g.measureText(s).width; g.fillText(s, labelW - 4, top + (i + 0.5) * ch); box(labelW - 4 - tw, top + (i + 0.5) * ch - 6, tw, 12, s); });
-    } else {
-      g.textAlign = 'right'; g.textBaseline = 'middle';
-      for (const i of tickIndices(this.rows, ch, 16)) { const s = String(this.rowTicks ? this.rowTicks[i] : this.y0 + i), tw = g.measureText(s).width, y = top + (i + 0.5) * ch; g.fillText(s, labelW - 4, y); box(labelW - 4 - tw, y - 6, tw, 12, s); }
-    }
-    if (geo.colText) {
-      g.textAlign = 'left'; g.textBaseline = 'middle';
-      (this.colLabels ?? []).forEach((t, j) => {
-        const s = String(t).slice(0, 8), tw = g.measureText(s).width, x = labelW + (j + 0.5) * cw;
-        g.save(); g.translate(x, labelH - 4); g.rotate(-Math.PI / 3); g.fillText(s, 0, 0); g.restore();
-        boxes.push({ x: x - 3, y: labelH - 4 - tw * 0.87 - 3, w: tw * 0.5 + 6, h: tw * 0.87 + 6, text: s, rotated: true });
-      });
-    } else {
-      g.textAlign = 'center'; g.textBaseline = 'top';
-      for (const j of tickIndices(this.cols, cw, 30)) {
-        const s = String(this.colTicks ? this.colTicks[j] : this.x0 + j), tw = g.measureText(s).width, x = Math.min(geo.w - tw / 2, labelW + (j + 0.5) * cw);
-        g.fillText(s, x, bottom + 3); box(x - tw / 2, bottom + 3, tw, 12, s);
-      }
-    }
-    if (this._values(geo)) {
-      const fs = MIN_TEXT;   // never smaller: shown only where a cell has room for it (_values)
-      g.font = `${fs}px ${FONT}`; g.textAlign = 'center'; g.textBaseline = 'middle';
-      for (let r = 0; r < this.rows; r++) for (let c = 0; c < this.cols; c++) {
-        const v = data[r * this.cols + c];
-        if (v === -Infinity || Number.isNaN(v)) continue;
-        const t = Math.min(1, Math.max(0, (v - lo) / (hi - lo))), [R, G, B] = colour(this.palette, t);
-        // the darker or the lighter text, whichever stands out more on this cell (WCAG contrast); the SVG export
-        // records the cell colour as the text's data-bg so its contrast can be checked against what it sits on
-        const cell = '#' + [R, G, B].map((u) => Math.round(u).toString(16).padStart(2, '0')).join('');
-        g.fillStyle = contrastRatio('#111111', cell) >= contrastRatio('#ffffff', cell) ? '#111111' : '#ffffff'; if ('isSvg' in g) g.textBg = cell;
-        const s = cellText(v), x = labelW + (c + 0.5) * cw, y = top + (r + 0.5) * ch;
-        /** @type {CanvasRenderingContext2D} */ (g).fillText(s, x, y, cw - 2);
-        const tw = Math.min(cw - 2, g.measureText(s).width); box(x - tw / 2, y - fs / 2, tw, fs, s);
-      }
-      if ('isSvg' in g) g.textBg = undefined;
-    }
-    for (const m of this.marks || []) {
-      const x = labelW + m.col * cw;
-      g.strokeStyle = th.fg; g.lineWidth = 2; g.setLineDash([5, 3]);
-      g.beginPath(); g.moveTo(x, top); g.lineTo(x, bottom); g.stroke(); g.setLineDash([]);
-      if (m.label) {
-        g.font = `600 12px ${FONT}`; const tw = g.measureText(m.label).width, left = x + 4 + tw > right;
-        const tx = left ? x - 4 - tw : x + 4, ty = top + 4;
-        g.fillStyle = th.bg; g.fillRect(tx - 2, ty - 1, tw + 4, 14);
-        g.fillStyle = th.fg; g.textAlign = 'left'; g.textBaseline = 'top'; g.fillText(m.label, tx, ty); box(tx, ty, tw, 12, m.label);
-        g.font = `12px ${FONT}`;
-      }
-    }
-    return boxes;
+    return paintMap(g, this, geo, lo, hi, th, this._values(geo), () => this._pixels(lo, hi, th.missing));
   }
 
   render() {

@@ -27,6 +27,7 @@ import { Base, shadow, define, theme, FONT, $ } from './base.js';
 /** An entry of the legend. @typedef {{ label?: string, color: string, dash?: number[], kind?: string }} LegendItem */
 /** @typedef {import('./export.js').Ctx} Ctx */
 import { wrapText } from './text.js';
+import { labelPlacer } from './label-place.js';
 
 const css = `
 :host { display: block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -240,43 +241,10 @@ export class PeLines extends Base {
       g.setLineDash([]);
     });
     g.restore();
-    // Labels last, each 4 px clear of every curve and dot (2 px above and below) and of the labels already placed, on a
-    // background halo.
-    const clear = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ bw, /** @type {number} */ bh) => {
-      const halo = { x: x - 4, y: y - 2, w: bw + 8, h: bh + 4 };
-      return x >= f.left + 1 && x + bw <= f.right - 1 && y >= f.top + 1 && y + bh <= f.bottom - 1
-        && !paths.some((run) => hitsPath(run, halo.x, halo.y, halo.w, halo.h)) && !solids.some((s) => overlaps(s, halo))
-        && !boxes.some((b) => overlaps(b, { x, y, w: bw, h: bh }));
-    };
-    // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
-    // the space nearest the middle); else (nothing clear) by its line.
+    // Labels last, clear of every curve, dot and label already placed (label-place.js); what finds no room goes to the legend
     /** @type {LegendItem[]} */
     const overflow = [];
-    /** @typedef {(tw: number) => Array<[number, number]>} Cands */
-    const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands) => {
-      const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 14 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
-      /** @type {[number, number] | undefined} */
-      let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
-      if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
-        const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
-      }
-      return { c, tw, h, pref };
-    };
-    const place = (/** @type {string} */ text, /** @type {Cands} */ cands, /** @type {string} */ colour) => {
-      let lines = [text], s = spot(lines, cands);
-      if (!s.c && text.includes(' ')) {
-        const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => /** @type {number} */ (m.index)).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
-        const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands);
-        if (s2.c) { lines = two; s = s2; }
-      }
-      // nowhere clear (a narrow phone plot): the label goes under the plot, in the legend, with the mark's dash
-      if (!s.c) { overflow.push({ label: text, color: colour, dash: [4, 3] }); return; }
-      const { tw, h } = s, c = s.c;
-      g.fillStyle = th.bg; g.globalAlpha = 0.85; g.fillRect(c[0] - 2, c[1] - 1, tw + 4, h + 2); g.globalAlpha = 1;
-      g.fillStyle = th.text(colour); g.textAlign = 'left'; g.textBaseline = 'top';
-      lines.forEach((l, i) => g.fillText(l, c[0], c[1] + 14 * i));
-      box(c[0], c[1], tw, h, text, 'label');
-    };
+    const place = labelPlacer(g, f, th, { paths, solids, boxes, overflow });
     const ys = (/** @type {number} */ step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
     g.font = `12px ${FONT}`;
     for (const m of this.marks) {
@@ -417,25 +385,6 @@ export class PeLines extends Base {
     tip.style.left = `${Math.min(p + 10, f.w - 170)}px`; tip.style.top = `${f.top + 6}px`;
     this.dispatchEvent(new CustomEvent('point-hover', { detail: this.hovered }));
   }
-}
-
-/** Whether two boxes {x, y, w, h} overlap. @param {Rect} a @param {Rect} b */
-export const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
-/** Whether a polyline (runs of [x, y]) enters the rectangle (x, y, w, h): Liang–Barsky clipping of each segment. */
-/** @param {Array<[number, number]>} run @param {number} x @param {number} y @param {number} w @param {number} h */
-export function hitsPath(run, x, y, w, h) {
-  for (let i = 0; i < run.length; i++) {
-    const [ax, ay] = run[i], [bx, by] = run[Math.min(i + 1, run.length - 1)], dx = bx - ax, dy = by - ay;
-    let t0 = 0, t1 = 1, ok = true;
-    for (const [p, q] of [[-dx, ax - x], [dx, x + w - ax], [-dy, ay - y], [dy, y + h - ay]]) {
-      if (p === 0) { if (q < 0) { ok = false; break; } continue; }
-      const t = q / p;
-      if (p < 0) { if (t > t1) { ok = false; break; } if (t > t0) t0 = t; } else { if (t < t0) { ok = false; break; } if (t < t1) t1 = t; }
-    }
-    if (ok) return true;
-  }
-  return false;
 }
 
 define('pe-lines', PeLines);
