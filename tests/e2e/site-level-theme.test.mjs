@@ -20,12 +20,15 @@ const tree = (p) => p.locator('#s4').ariaSnapshot();
 
 test('level: Intuition folds the derivations out of the page and the accessibility tree; the stub unfolds; the URL keeps it', async () => {
   const p = ctx.page;
-  const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk'];
+  // … and the sections added later: §6's dual chunk rules and DeepSeek's mscale algebra, §7's research formulas, §10's per-model splits
+  const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk',
+    's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models'];
   assert.deepEqual(await state(p), { level: 'full', query: '', pressed: ['full'] });
   const before = await tree(p);
   assert.match(before, /heading "The derivation, checked step by step"/);
   assert.match(before, /def rotate_half/);                 // a code listing (§4's layouts)
   for (const id of folded) assert.ok(await p.locator(`#${id}`).isVisible(), `${id} shown in full`);
+  assert.match(await p.locator('#s7-research').ariaSnapshot(), /chijames\/KERPLE/);
   assert.equal(await p.locator('.level-stub').first().isVisible(), false);
 
   await p.click('#level-intuition');
@@ -45,7 +48,18 @@ test('level: Intuition folds the derivations out of the page and the accessibili
     'Folded in the intuition view: Three ways to compute Rₘq; The layouts in reference code; freqs_cis, worked (d = 8, 3 positions). Show the full derivation',
     'Folded in the intuition view: Where the decay comes from; Why d = 512, base 10000 turns back up near 15,000. Show the full derivation',
     'Folded in the intuition view: The formulas, as Hugging Face runs them. Show the full derivation',
-    'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation']);
+    'Folded in the intuition view: The three distances, as vLLM computes them. Show the full derivation',
+    'Folded in the intuition view: DeepSeek’s mscale and mscale_all_dim. Show the full derivation',
+    'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation',
+    'Folded in the intuition view: Each scheme’s formula and reference code. Show the full derivation',
+    'Folded in the intuition view: How each video model splits its 64 pairs. Show the full derivation']);
+  // a new section folded like the others (§7's research gallery): its formulas and code links leave the accessibility tree,
+  // its words-only summary, figure and reading guide stay
+  const research = await p.locator('#s7-research').ariaSnapshot();
+  assert.doesNotMatch(research, /chijames\/KERPLE|naive_path_attn|NeMo computes it/);
+  assert.match(research, /In words: KERPLE and Sandwich are fixed penalties/);
+  assert.match(research, /Folded in the intuition view: Each scheme’s formula and reference code\./);
+  assert.ok(await p.locator('#research-bias').isVisible(), 'the research figure stays');
 
   // the address round-trips: a fresh page opened with it starts folded
   const q = await ctx.open('/?level=intuition');

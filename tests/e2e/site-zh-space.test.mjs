@@ -44,6 +44,8 @@ test('build step: line breaks between CJK characters go, deliberate spaces and L
   assert.equal(joinCjkLines('无能为力：\n  Hugging Face'), '无能为力：Hugging Face', 'no space after fullwidth punctuation');
   assert.equal(joinCjkLines('RoPE\n  （注）'), 'RoPE（注）', 'nor before it');
   assert.equal(joinCjkLines('English text.\n  More text'), 'English text.\n  More text');
+  assert.equal(joinCjkLines('β 取常数——\n  画出'), 'β 取常数——画出', 'nor after the Chinese dash');
+  assert.equal(joinCjkLines('a rule —\n  the next'), 'a rule —\n  the next', 'an English dash keeps its space');
 });
 
 for (const path of ['/?lang=zh', '/gallery.html?lang=zh', '/embed.html?figure=t5&lang=zh']) {
@@ -53,6 +55,8 @@ for (const path of ['/?lang=zh', '/gallery.html?lang=zh', '/embed.html?figure=t5
     const bad = texts.flatMap((t) => [...t.matchAll(new RegExp(`.{0,12}${CJK}[ \\u00a0]+${CJK}.{0,12}`, 'gu'))].map((m) => m[0]));
     // Fullwidth punctuation (、。，：；) is not followed by a space either (a source line break after '：' or '，').
     bad.push(...texts.flatMap((t) => [...t.matchAll(/.{0,12}[\u3001\u3002\uff0c\uff1a\uff1b][ \u00a0]+.{0,12}/gu)].map((m) => m[0])));
+    // nor the Chinese dash '——' next to a Chinese character ('不崩溃—— 而不是')
+    bad.push(...texts.flatMap((t) => [...t.matchAll(new RegExp(`.{0,12}(?:——[ \\u00a0]+${CJK}|${CJK}[ \\u00a0]+——).{0,12}`, 'gu'))].map((m) => m[0])));
     assert.deepEqual(bad, []);
     assert.deepEqual(italic, []);
     if (p !== ctx.page) await p.close();

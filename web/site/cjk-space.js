@@ -14,6 +14,8 @@ const BREAK = new RegExp(`([${CJK}])(${INLINE})[ \\t]*\\n\\s*(${INLINE})(?=[${CJ
 const PUNCT = '\\u3000-\\u303f\\uff00-\\uffef';
 const AFTER_PUNCT = new RegExp(`([${PUNCT}])(${INLINE})[ \\t]*\\n\\s*`, 'gu');
 const BEFORE_PUNCT = new RegExp(`([^\\s>])[ \\t]*\\n\\s*(${INLINE})(?=[${PUNCT}])`, 'gu');
+// The Chinese dash '——' (two em dashes; English uses one) is punctuation too: no break-space after it (“β 取常数——\n 画出”).
+const AFTER_DASH = new RegExp(`(——)(${INLINE})[ \\t]*\\n\\s*`, 'gu');
 
 /** `html` with every line break between two CJK characters (and its indentation) removed. */
 export function joinCjkLines(html) {
@@ -23,5 +25,5 @@ export function joinCjkLines(html) {
     const quote = /[\u2018\u2019\u201c\u201d]/;
     if (quote.test(a) && quote.test(next)) return all;
     return a + tagsBefore + tagsAfter;
-  }).replace(AFTER_PUNCT, '$1$2').replace(BEFORE_PUNCT, '$1$2');
+  }).replace(AFTER_PUNCT, '$1$2').replace(BEFORE_PUNCT, '$1$2').replace(AFTER_DASH, '$1$2');
 }

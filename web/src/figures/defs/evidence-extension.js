@@ -72,8 +72,9 @@ export default {
         { id: 'ntk-min', label: L('NTK-aware: lowest perplexity, and where', 'NTK-aware：最低困惑度及其位置'), value: Math.min(...r.ppl.ntk),
           text: L(`${Math.min(...r.ppl.ntk).toFixed(2)} at ${LENGTHS[r.ppl.ntk.indexOf(Math.min(...r.ppl.ntk))]}`, `${Math.min(...r.ppl.ntk).toFixed(2)}，位于 ${LENGTHS[r.ppl.ntk.indexOf(Math.min(...r.ppl.ntk))]}`) },
         ...keys.map((k) => ({ id: `ppl-${k}`, label: L(`${NAMES[k].en}: perplexity at 32768`, `${NAMES[k].zh}：32768 处的困惑度`), value: r.ppl[k].at(-1), text: r.ppl[k].at(-1).toFixed(2) })),
-        { id: 'longrope-llama2', label: L('LongRoPE, LLaMA 2 7B: perplexity at 8k, lowest, at 2048k', 'LongRoPE，LLaMA 2 7B：8k 处、最低、2048k 处的困惑度'), value: r.longrope.llama2.at(-1),
-          text: `${r.longrope.llama2[0].toFixed(2)} · ${Math.min(...r.longrope.llama2).toFixed(2)} · ${r.longrope.llama2.at(-1).toFixed(2)}`,
+        { id: 'longrope-llama2', label: L('LongRoPE, LLaMA 2 7B: perplexity', 'LongRoPE，LLaMA 2 7B 的困惑度'), value: r.longrope.llama2.at(-1),
+          text: L(`${r.longrope.llama2[0].toFixed(2)} at 8k, ${Math.min(...r.longrope.llama2).toFixed(2)} at its lowest, ${r.longrope.llama2.at(-1).toFixed(2)} at 2048k`,
+            `8k 处 ${r.longrope.llama2[0].toFixed(2)}，最低 ${Math.min(...r.longrope.llama2).toFixed(2)}，2048k 处 ${r.longrope.llama2.at(-1).toFixed(2)}`),
           note: L(`passkey ${LONGROPE_PASSKEY.llama2.map((v) => `${100 * v} %`).join(', ')} at ${LONGROPE_PASSKEY.k.join('k, ')}k (100 % from 4k to 512k)`, `密钥检索 ${LONGROPE_PASSKEY.k.join('k、')}k 处分别为 ${LONGROPE_PASSKEY.llama2.map((v) => `${100 * v}%`).join('、')}（4k 到 512k 均为 100%）`) },
       ],
     };

@@ -88,15 +88,16 @@ export default {
     const n = r.labels.length, turns = r.scale === 'turns';
     const cats = [{ value: 0, label: 't' }, { value: 1, label: 'h' }, { value: 2, label: 'w' }, { value: 3, label: L('FLUX id', 'FLUX 编号') }];
     return {
-      alloc: { data: Float32Array.from(r.axis), rows: n, cols: HALF, rowLabels: r.labels, vmin: 0, vmax: 3, categories: cats, showValues: false,
+      // vmin −1: t is viridis's blue, not its darkest purple (which all but vanishes on the dark theme's background)
+      alloc: { data: Float32Array.from(r.axis), rows: n, cols: HALF, rowLabels: r.labels, vmin: -1, vmax: 3, categories: cats, showValues: false,
         caption: L('rotation pair → the axis that turns it (FLUX id: a text index, 0 for every image token)', '通道对 → 转动它的轴（FLUX 编号：文本序号，所有图像词元都为 0）'), xlabel: L('pair', '通道对') },
       wave: { data: Float32Array.from(r.wave), rows: n, cols: HALF, rowLabels: r.labels, showValues: false, vmin: turns ? 0 : undefined, vmax: turns ? 1 : undefined,
         caption: turns ? L('turns each pair makes over 64 positions, 64/wavelength (1 and more: dark red end)', '每个通道对在 64 个位置内转过的圈数 64/波长（≥ 1 取色标最高端）')
           : L('log₁₀ of each pair’s wavelength 2π/θ, in positions (frames, rows or columns) per turn', '每个通道对波长 2π/θ 的 log₁₀（每转一圈所需的位置数：帧、行或列）'),
         xlabel: L('pair', '通道对') },
       readouts: r.rows.map((/** @type {any} */ x, /** @type {number} */ i) => ({ x, i })).filter((/** @type {any} */ o) => o.x.id !== 'flux').map((/** @type {any} */ { x, i }) => ({ id: `t-${x.id}`,
-        label: L(`${r.labels[i]}: t pairs, slowest t wavelength`, `${r.labels[i]}：t 的通道对数，t 最慢的波长`), value: x.slowestT,
-        text: `${x.counts[0]} · ${fmtWave(x.slowestT)}` })),
+        label: L(`${r.labels[i]}, time t`, `${r.labels[i]}，时间 t`), value: x.slowestT,
+        text: L(`${x.counts[0]} pairs, the slowest turning once every ${fmtWave(x.slowestT)} positions`, `${x.counts[0]} 对，最慢的一对每 ${fmtWave(x.slowestT)} 个位置转一圈`) })),
     };
   },
 };

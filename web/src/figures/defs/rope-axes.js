@@ -30,12 +30,14 @@ export default {
   takeaway: L('Each axis owns its own block of pairs with its own spectrum: moving one patch along w changes only w’s pairs, so a score depends on the offset along each axis separately.',
     '每个轴拥有自己的一段通道对和自己的频谱：沿 w 移动一个图块只改变 w 的通道对，所以分数分别取决于各轴上的偏移。'),
   params: {
-    model: { type: 'enum', values: Object.keys(MODELS), default: 'wan', label: L('Model', '模型') },
+    model: { type: 'enum', values: Object.keys(MODELS), default: 'wan', label: L('Model', '模型'),
+      valueLabels: { wan: L('Wan 2.1', 'Wan 2.1'), hunyuan_video: L('HunyuanVideo', 'HunyuanVideo'), cosmos: L('Cosmos', 'Cosmos'), flux: L('FLUX.1', 'FLUX.1'),
+        cogvideox: L('CogVideoX', 'CogVideoX'), dinov3: L('DINOv3', 'DINOv3'), qwen2_vl: L('Qwen2.5-VL (vision tower)', 'Qwen2.5-VL（视觉塔）') } },
     grid: { type: 'enum', values: ['2x3x4', '1x4x4', '4x2x2'], default: '2x3x4', label: L('Grid t×h×w (h×w for 2-D)', '网格 t×h×w（二维取 h×w）') },
   },
   /** @type {{ params: Record<string, string | number | boolean>, look: { en: string, zh: string } }[]} */
-  tries: [{ params: { model: 'hunyuan_video' }, look: L('HunyuanVideo: t gets only 8 of 64 pairs (rope_axes_dim 16), at base 256 — its slowest t pair turns 256^(−14/16) ≈ 0.0078 rad per frame.',
-    'HunyuanVideo：t 只分到 64 个通道对中的 8 个（rope_axes_dim 16），底数 256——最慢的 t 通道对每帧转 256^(−14/16) ≈ 0.0078 弧度。') }],
+  tries: [{ params: { model: 'hunyuan_video' }, look: L('HunyuanVideo: t gets only 8 of 64 pairs (the 16 channels of rope_axes_dim = [16, 56, 56]), at base 256 — its slowest t pair turns only 0.0078 rad per frame (256 to the power −14/16).',
+    'HunyuanVideo：t 只分到 64 个通道对中的 8 个（rope_axes_dim = [16, 56, 56] 中的 16 个通道），底数 256——最慢的 t 通道对每帧只转 0.0078 弧度（256 的 −14/16 次方）。') }],
   // below: one small map per axis — the angle of that axis's fastest pair at every token, laid out as the token grid
   // (rows h; the frames t side by side, a blank column between frames)
   panels: (/** @type {P} */ p, /** @type {any} */ r) => [{ id: 'freq', block: 'lines', height: 220, logY: true }, { id: 'cos', block: 'heatmap', palette: 'rdbu', size: 480 },
@@ -68,10 +70,13 @@ export default {
         caption: L(`radians per position unit of each pair (${r.layout} pairs)`, `每个通道对每单位位置转过的弧度（${r.layout === 'interleaved' ? '相邻通道' : '前后两半'}配对）`), xlabel: L('pair', '通道对'), ylabel: L('rad / position', '弧度 / 位置') },
       cos: { data: r.cos, rows: r.tokens, cols: r.half, caption: L(`cos of each pair for the ${r.grid.join('×')} tokens (last axis fastest)`, `${r.grid.join('×')} 个词元在每个通道对上的 cos（最后一轴变化最快）`),
         xlabel: L('pair →', '通道对 →'), ylabel: L('token ↓', '词元 ↓') },
+      // frames side by side: each column named by its frame and column (t0 w3), the gap between frames unnamed — numeric
+      // ticks would count across the gap (0 … 8 for two frames of 4)
       ...Object.fromEntries(r.axes.map((/** @type {any} */ a, /** @type {number} */ i) => [`grid-${a.name}`, { data: r.grids[i], rows: r.H, cols: r.cols, vmin: -Math.PI, vmax: Math.PI, showValues: r.H * r.cols <= 144,
+        colLabels: r.T > 1 ? Array.from({ length: r.cols }, (_, c) => (c % (r.W + 1) === r.W ? '' : `t${Math.floor(c / (r.W + 1))} w${c % (r.W + 1)}`)) : undefined,
         caption: L(`${a.name}: angle of pair ${a.pairs[0]} (its fastest) at each token${r.T > 1 ? `; ${r.T} frames side by side` : ''}`,
           `${zhAxis(a.name)}：每个词元在通道对 ${a.pairs[0]}（它最快的一对）上的角度${r.T > 1 ? `；${r.T} 帧并排` : ''}`),
-        xlabel: L(r.T > 1 ? 'frame t, then column w →' : 'column w →', r.T > 1 ? '帧 t，再到列 w →' : '列 w →'), ylabel: L('row h ↓', '行 h ↓') }])),
+        xlabel: L(r.T > 1 ? 'frame t, then column w (grey: between frames) →' : 'column w →', r.T > 1 ? '帧 t，再到列 w（灰色：帧与帧之间）→' : '列 w →'), ylabel: L('row h ↓', '行 h ↓') }])),
       readouts: r.axes.map((/** @type {any} */ a) => ({ id: `pairs-${a.name}`, label: L(`pairs of ${a.name}`, `${zhAxis(a.name)} 的通道对数`), value: a.pairs[1] - a.pairs[0] })),
     };
   },
