@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
 import { PERPLEXITY } from '../../web/src/figures/defs/evidence-extension.js';
-import { axisTicks, tickIndices, cellText } from '../../web/src/figures/blocks/format.js';
+import { axisTicks, tickIndices, cellText, fmt, fmtReadout } from '../../web/src/figures/blocks/format.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -165,6 +165,13 @@ test('Node: importing posenc/figures does not throw; every figure is described',
     assert.ok(REF[n], `a reference for ${n}`);
   }
   assert.throws(() => describeFigure('rope-decy'), (e) => e.attribute === 'figure' && /rope-decay/.test(e.message));
+});
+
+test('read-out numbers for people: fmt rounds to 6 significant digits, fmtReadout drops the zeros after them', () => {
+  // cases written out by hand: the rule, not the code's output
+  const cases = [[0.125, '0.125000', '0.125'], [7.999999, '8', '8'], [-0.00000001, '−1×10⁻⁸', '−1×10⁻⁸'], [-0, '0', '0'],
+    [12345.5, '12\u202f345.5', '12\u202f345.5'], [1 / 3, '0.333333', '0.333333'], [2.5e13, '2.5×10¹³', '2.5×10¹³'], [100, '100', '100'], [0.1 + 0.2, '0.300000', '0.3']];
+  for (const [v, six, short] of cases) { assert.equal(fmt(v, 6), six, `fmt(${v}, 6)`); assert.equal(fmtReadout(v), short, `fmtReadout(${v})`); }
 });
 
 test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small values not rounded to 0.00, SI for large', () => {

@@ -11,7 +11,7 @@ import { Base, shadow, define, $ } from './blocks/base.js';
 import { langOf, PeHeatmap } from './blocks/pe-heatmap.js';
 import { PeLines } from './blocks/pe-lines.js';
 import { PeVec2 } from './blocks/pe-vec2.js';
-import { fmt } from './blocks/format.js';
+import { fmtReadout } from './blocks/format.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { defs, figureDef } from './registry.js';
 import { tr, readParams, formatParam, FigureError } from './params.js';
@@ -257,7 +257,7 @@ export class PosencFigure extends Base {
     if (same) {
       // the same read-outs: only their text (no DOM rebuilt, so a repaint invalidates little layout)
       ros.forEach((ro, i) => {
-        const para = box2.children[i], o = $(para, 'output'), text = ro.text != null ? t(ro.text) : fmt(ro.value, 6);
+        const para = box2.children[i], o = $(para, 'output'), text = ro.text != null ? t(ro.text) : fmtReadout(ro.value);
         if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
         if (o.textContent !== text) o.textContent = text ?? '';
         const label = `${t(ro.label)}${colon}`, first = /** @type {ChildNode} */ (para.firstChild); if (first.textContent !== label) first.textContent = label;
@@ -267,7 +267,7 @@ export class PosencFigure extends Base {
       const para = document.createElement('p'), o = document.createElement('output');
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
-      o.textContent = (ro.text != null ? t(ro.text) : fmt(ro.value, 6)) ?? '';
+      o.textContent = (ro.text != null ? t(ro.text) : fmtReadout(ro.value)) ?? '';
       para.append(`${t(ro.label)}${colon}`, o);
       if (ro.note) { const n = document.createElement('span'); n.className = 'note'; n.textContent = ` — ${t(ro.note)}`; para.append(n); }
       return para;

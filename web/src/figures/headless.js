@@ -12,7 +12,7 @@ import { PeHeatmap } from './blocks/pe-heatmap.js';
 import { PeVec2 } from './blocks/pe-vec2.js';
 import { SvgContext } from './blocks/svgctx.js';
 import { setPngEncoder } from './blocks/text.js';
-import { fmt } from './blocks/format.js';
+import { fmtReadout } from './blocks/format.js';
 import { exportLayout, paintExport, PAD } from './export-layout.js';
 import { altTextOf, svgWithAlt, checkWidth } from './export-extras.js';
 import { LIGHT, DARK } from './theme.js';
@@ -67,7 +67,7 @@ export async function figureSVG(pe, o) {
   });
   /** @type {{ id: string, value?: number, text: string }[]} */
   const readouts = (out.readouts || []).map((/** @type {Obj} */ ro) => ({ id: ro.id, value: Number.isFinite(ro.value) ? ro.value : undefined,
-    text: `${t(ro.label)}${lang === 'zh' ? '：' : ': '}${ro.text != null ? t(ro.text) : fmt(ro.value, 6)}${ro.note ? ` — ${t(ro.note)}` : ''}` }));
+    text: `${t(ro.label)}${lang === 'zh' ? '：' : ': '}${ro.text != null ? t(ro.text) : fmtReadout(ro.value)}${ro.note ? ` — ${t(ro.note)}` : ''}` }));
   const title = tr(def.title, lang), takeaway = tr(def.takeaway, lang);
   const lay = exportLayout(new SvgContext(0, 0), { W, title, takeaway, readouts: readouts.map((x) => x.text), blocks });
   const g = new SvgContext(lay.W, lay.H);

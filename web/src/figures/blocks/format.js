@@ -40,6 +40,11 @@ export function fmt(v, digits = 4) {
   return `${v < 0 ? '−' : ''}${group(int)}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
+/** A read-out's number when the figure gives no text: fmt(v, 6) without trailing zeros after the point (0.125, not
+ * 0.125000; the 6 significant digits are an upper bound, not a claim of precision).
+ * @param {unknown} v */
+export const fmtReadout = (v) => { const s = fmt(v, 6); return /^[−\d\u202f]*\.\d*$/.test(s) ? s.replace(/0+$/, '').replace(/\.$/, '') : s; };
+
 /** Ticks for [lo, hi]: {values, format} — format is one function for the whole axis.
  * @param {number} lo @param {number} hi @param {{ log?: boolean, count?: number }} [o] @returns {{ values: number[], format: (v: number) => string }} */
 export function axisTicks(lo, hi, { log = false, count = 5 } = {}) {
