@@ -47,7 +47,13 @@ test('research-bias: fixed biases by distance alone; CoPE counts markers (≈ r/
   assert.equal(Math.max(...series(pos, 'T5').y), 31);
   for (const x of [0, 10, r]) near(series(pos, 'CoPE, every gate').y[x], (x + 1) / 2, 1e-9, 'CoPE const');
   const marks = series(pos, 'CoPE, a marker').y;
-  for (const x of [7, 63, r]) { const k = Array.from({ length: x + 1 }, (_, t) => (n - 1 - t) % 8 === 0).filter(Boolean).length; near(marks[x], k, 0.03 * k + 0.6, `markers r=${x}`); }
+  // the key at r: k markers among the keys from it to the query give exactly k·σ(6) + (r + 1 − k)·σ(−6); the takeaway's
+  // "about r/8": within one marker of (r + 1)/8
+  for (const x of [7, 63, 100, r]) {
+    const k = Array.from({ length: x + 1 }, (_, t) => (n - 1 - t) % 8 === 0).filter(Boolean).length;
+    near(marks[x], k * sigmoid(6) + (x + 1 - k) * sigmoid(-6), 1e-12, `markers r=${x}`);
+    assert.ok(Math.abs(marks[x] - (x + 1) / 8) <= 1, `about r/8 at r=${x}`);
+  }
   near(d.readouts['cope-count'], 32 * sigmoid(6) + 224 * sigmoid(-6), 1e-6, 'cope-count');
   // FIRE: the reference's normaliser, and progressive interpolation (the far query reads smaller inputs)
   near(series(d.panels.fire, 'FIRE, query at i = 255').y[r], Math.log(0.1 * r + 1) / (Math.log(0.1 * 512 + 1) + 1e-6), 1e-12, 'FIRE');
@@ -119,6 +125,12 @@ test('yarn-attention: 0.1·ln s + 1 and its square on the logits; DeepSeek’s m
   near(d.readouts['attention-factor'], 0.1 * Math.log(4) + 1, 1e-12);
   near(d.readouts['logit-multiplier'], (0.1 * Math.log(4) + 1) ** 2, 1e-12);
   assert.ok(Math.abs(d.readouts['logit-multiplier'] - 1.2965) < 1e-4);
+  // the takeaway and the try quote these two read-outs to four decimals (1.139² = 1.297 was not what is drawn: 1.2965)
+  const text = describeFigure('yarn-attention');
+  for (const lang of ['en', 'zh']) {
+    for (const v of [d.readouts['attention-factor'], d.readouts['logit-multiplier']]) assert.ok(text.takeaway[lang].includes(v.toFixed(4)), `${lang} takeaway quotes ${v.toFixed(4)}`);
+    assert.ok(text.tries[0].look[lang].includes(d.readouts['logit-multiplier'].toFixed(4)));
+  }
   const curve = series(d.panels.factor, '0.1·ln s + 1');
   curve.x.forEach((s, i) => near(curve.y[i], s <= 1 ? 1 : 0.1 * Math.log(s) + 1, 1e-12));
   const ds = await P.draw('yarn-attention', { mscale: 1, mscale_all_dim: 1 });
