@@ -96,6 +96,12 @@ test('base-theta: the slowest wavelength 2π·b^((d−2)/d) against the context;
   near(low.readouts.slowest, 2 * Math.PI * 100 ** (126 / 128), 1e-6);
   assert.equal(low.readouts.wrapping, 64, 'every pair turns inside 2048');
   assert.ok(low.readouts.half < d.readouts.half, 'a smaller base: the mean cosine falls sooner');
+  // the takeaway and the try quote the slowest wavelengths drawn, rounded to whole tokens (584.7 was written 584)
+  const text = describeFigure('base-theta'), whole = (v) => Math.round(v).toLocaleString('en-US');
+  for (const lang of ['en', 'zh']) {
+    assert.ok(text.takeaway[lang].includes(whole(d.readouts.slowest)) && text.takeaway[lang].includes(whole(low.readouts.slowest)), `${lang} takeaway`);
+    assert.ok(text.tries[0].look[lang].includes(whole(low.readouts.slowest)), `${lang} try`);
+  }
   const big = await P.draw('base-theta', { log10_theta: 6, context: 131072 });
   assert.ok(big.readouts.slowest > 131072 && Math.abs(big.readouts.slowest / 1e6 - 5.06) < 0.01);
 });
