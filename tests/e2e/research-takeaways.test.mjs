@@ -122,6 +122,11 @@ test('factor-advisor: target / trained length; interleaved M-RoPE (Qwen3.5) draw
   assert.equal(l.readouts.factor, 16);
   const la = series(l.panels.wavelengths, 'linear').y, lb = series(l.panels.wavelengths, 'as trained').y;
   for (const i of [0, 30, 63]) near(la[i] / lb[i], 16, 1e-9);
+  // dynamic NTK (transformers' _compute_dynamic_ntk_parameters): base·(f·L/L₀ − (f − 1))^(d/(d−2)) at L = target, so the
+  // slowest wavelength grows by f² − f + 1 = 241 for f = 16, not by 16 (the reason text once said it reached the factor's)
+  const dy = await P.draw('factor-advisor', { config: llama, target: 131072, method: 'dynamic' });
+  assert.equal(dy.readouts.factor, 16);
+  near(series(dy.panels.wavelengths, 'dynamic').y.at(-1) / series(dy.panels.wavelengths, 'as trained').y.at(-1), 16 * 16 - 16 + 1, 1e-6, 'dynamic at the target');
   const t = await P.draw('factor-advisor', { target: 524288 });
   assert.equal(t.readouts.ratio, 2); assert.equal(t.readouts.factor, 1.5);
 });
