@@ -77,7 +77,9 @@ TEST_CASE("CoPE: constant gate logits z give p_j = (n − j)·σ(z); clamp at np
   CHECK(q[1] == Approx(sigmoid(2) + 0.5 + sigmoid(-3)).epsilon(kRel));
   CHECK(q[0] == 2.0);
   const std::vector<double> bad = {0, NAN};
-  CHECK(error_of([&] { cope_positions(bad.data(), 2, 3); }).rfind("gate_logits:", 0) == 0);
+  CHECK(error_of([&] { cope_positions(bad.data(), 2, 3); }) == "gate_logits: must be a finite number (got NaN)");   // as JS writes it
+  const std::vector<double> inf = {-INFINITY};
+  CHECK(error_of([&] { cope_positions(inf.data(), 1, 3); }) == "gate_logits: must be a finite number (got -Infinity)");
 }
 
 TEST_CASE("Stick-breaking: constant logit z gives a geometric A(r) = σ(z)(1 − σ(z))^(r−1)") {

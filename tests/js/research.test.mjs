@@ -145,7 +145,8 @@ test('bad input: PosencError naming the parameter and the rule; sizes capped', (
   }
   assert.ok(pe.fireDistance({ c: 1e6, L: 2 ** 31, query_position: 2 ** 20 - 1, count: 2 ** 20 }).every((x) => x >= 0 && x < 1), 'FIRE at the caps');
   // PaTH: k is checked like q, and a score past float64 is an error, not ±Infinity
-  bad(() => pe.pathScores({ q: [1, 0], k: [1, NaN, 0, 1], w: [1, 0, 0, 1], beta: [1, 1], head_dim: 2 }), /^k: must be a finite number/);
+  bad(() => pe.pathScores({ q: [1, 0], k: [1, NaN, 0, 1], w: [1, 0, 0, 1], beta: [1, 1], head_dim: 2 }), /^k: must be a finite number \(got NaN\)$/);
+  bad(() => pe.stickBreakingWeights({ logits: [1, -Infinity] }), /^logits: must be a finite number \(got -Infinity\)$/);   // the values as JavaScript writes them (C++ printf said nan, -inf)
   bad(() => pe.pathScores({ q: [1e200, 0], k: [1e200, 0, 0, 1], w: [0, 1, 0, 1], beta: [1, 1], head_dim: 2 }), /^q: q·k overflows float64/);
   // the module stays usable
   assert.equal(pe.kerpleBias({ kernel: 'log', r1: 1, r2: 1, count: 2 })[1], -Math.log(2));

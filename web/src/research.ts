@@ -24,9 +24,11 @@ export interface KerpleBiasOptions {
 export interface SandwichBiasOptions {
   /** Size d of the sinusoid (NeMo's `hidden_size`, per head); even, in [2, 8192]. */
   head_dim: number;
+  /** Heads H, 1 … 1024. */
   num_heads: number;
   /** Head h, 1 … num_heads: the bias is divided by h·8/num_heads (the head's "compression", as ALiBi's slopes). */
   head: number;
+  /** Distances r = i − j = 0 … count − 1 (count ≤ 2^20). */
   count: number;
 }
 
