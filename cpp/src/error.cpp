@@ -20,6 +20,8 @@ void require_int_range(const char* param, long long v, long long lo, long long h
 }
 
 std::string format_number(double v) {
+  if (std::isnan(v)) return "NaN";                          // as JavaScript writes them (printf: "nan", "inf")
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   if (std::fabs(v) >= 1048576.0 && std::fabs(v) < 9.2e18 && std::floor(v) == v) return format_int(static_cast<long long>(v));
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);

@@ -14,14 +14,20 @@ void require_finite(const char* param, double v) {
   if (!std::isfinite(v)) detail::fail(param, "must be a finite number (got " + detail::format_number(v) + ")");
 }
 
+/// finite, > 0 and at most `hi` (the caps that keep every curve finite: research.hpp).
+void require_positive_at_most(const char* param, double v, double hi) {
+  detail::require_finite_positive(param, v);
+  if (v > hi) detail::fail(param, "must be at most " + detail::format_number(hi) + " (got " + detail::format_number(v) + ")");
+}
+
 /// log σ(z) = −softplus(−z), stable for every finite z.
 double log_sigmoid(double z) { return z >= 0 ? -std::log1p(std::exp(-z)) : z - std::log1p(std::exp(z)); }
 }  // namespace
 
 std::vector<double> kerple_bias(KerpleKernel kernel, double r1, double r2, long long count) {
   if (kernel != KerpleKernel::power && kernel != KerpleKernel::log) detail::fail("kernel", "must be power or log");
-  detail::require_finite_positive("r1", r1);
-  detail::require_finite_positive("r2", r2);
+  require_positive_at_most("r1", r1, kResearchMaxScale);
+  require_positive_at_most("r2", r2, kResearchMaxScale);
   if (kernel == KerpleKernel::power && r2 > 2)
     detail::fail("r2", "must be in (0, 2] for the power kernel (got " + detail::format_number(r2) + ")");
   require_count("count", count);
@@ -52,9 +58,9 @@ std::vector<double> sandwich_bias(int head_dim, int num_heads, int head, long lo
 }
 
 std::vector<double> fire_distance(double c, double L, long long query_position, long long count) {
-  detail::require_finite_positive("c", c);
+  require_positive_at_most("c", c, kResearchMaxScale);
   require_finite("L", L);
-  if (L < 0) detail::fail("L", "must be >= 0 (got " + detail::format_number(L) + ")");
+  if (L < 0 || L > kFireMaxL) detail::fail("L", "must be in [0, 2^31] (got " + detail::format_number(L) + ")");
   detail::require_int_range("query_position", query_position, 0, kMaxSeqLen - 1);
   detail::require_int_range("count", count, 1, query_position + 1);
   constexpr double eps = 1e-6;
@@ -107,6 +113,7 @@ std::vector<double> path_scores(const double* q, const double* k, const double* 
   }
   std::vector<double> u(q, q + d), out(static_cast<std::size_t>(n));
   for (double x : u) require_finite("q", x);
+  for (std::size_t i = 0; i < std::size_t(n) * d; ++i) require_finite("k", k[i]);
   for (long long j = n; j-- > 0;) {
     const double* kj = k + std::size_t(j) * d;
     double s = 0;
@@ -118,6 +125,9 @@ std::vector<double> path_scores(const double* q, const double* k, const double* 
     for (std::size_t c = 0; c < d; ++c) uw += u[c] * wj[c];
     for (std::size_t c = 0; c < d; ++c) u[c] -= beta[j] * uw * wj[c];
   }
+  // |s_j| ≤ |q|·|k_j| (every H_t has norm ≤ 1), so only entries near 1e154 overflow: said, not returned as ±Infinity
+  for (double x : out)
+    if (!std::isfinite(x)) detail::fail("q", "q·k overflows float64 (entries too large: scale q and k down)");
   return out;
 }
 }  // namespace posenc

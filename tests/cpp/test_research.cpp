@@ -26,6 +26,11 @@ TEST_CASE("KERPLE: power −r1·r^r2 and log −r1·log(1 + r2·r)") {
   CHECK(error_of([] { kerple_bias(KerpleKernel::power, 1, 2.5, 4); }).rfind("r2:", 0) == 0);
   CHECK(error_of([] { kerple_bias(KerpleKernel::log, 0, 1, 4); }).rfind("r1:", 0) == 0);
   CHECK(error_of([] { kerple_bias(KerpleKernel::log, 1, 1, 0); }).rfind("count:", 0) == 0);
+  // r1, r2 ≤ 1e6: 1e308·r² was −inf, and so was log1p(1e308·r) times anything
+  CHECK(error_of([] { kerple_bias(KerpleKernel::power, 1e308, 2, 4); }).rfind("r1: must be at most", 0) == 0);
+  CHECK(error_of([] { kerple_bias(KerpleKernel::log, 1, 1e308, 4); }).rfind("r2: must be at most", 0) == 0);
+  const auto cap = kerple_bias(KerpleKernel::power, kResearchMaxScale, 2, kMaxSeqLen);
+  CHECK(cap.back() == Approx(-1e6 * std::pow(double(kMaxSeqLen - 1), 2)).epsilon(kRel));
 }
 
 TEST_CASE("Sandwich: (Σ cos(r·10000^(−2k/d)) − d/2)/(h·8/H), 0 at r = 0, head scaling") {
@@ -53,6 +58,12 @@ TEST_CASE("FIRE: log(c·r + 1)/(log(c·max(i, L) + 1) + 1e-6); the threshold L h
   CHECK(y[5000] < 1.0);
   CHECK(error_of([] { fire_distance(0.1, 512, 10, 12); }).rfind("count:", 0) == 0);
   CHECK(error_of([] { fire_distance(-1, 512, 10, 5); }).rfind("c:", 0) == 0);
+  // c = 1e308 made ∞/∞ = NaN; c ≤ 1e6, L ≤ 2^31 keep every x in [0, 1)
+  CHECK(error_of([] { fire_distance(1e308, 512, 10, 3); }).rfind("c: must be at most", 0) == 0);
+  CHECK(error_of([] { fire_distance(0.1, 1e300, 10, 3); }).rfind("L:", 0) == 0);
+  const auto z = fire_distance(kResearchMaxScale, kFireMaxL, 10, 11);
+  const double zn = std::log(1e6 * kFireMaxL + 1) + 1e-6;
+  CHECK(z[10] == Approx(std::log(1e7 + 1) / zn).epsilon(kRel));
 }
 
 TEST_CASE("CoPE: constant gate logits z give p_j = (n − j)·σ(z); clamp at npos − 1") {
@@ -66,7 +77,9 @@ TEST_CASE("CoPE: constant gate logits z give p_j = (n − j)·σ(z); clamp at np
   CHECK(q[1] == Approx(sigmoid(2) + 0.5 + sigmoid(-3)).epsilon(kRel));
   CHECK(q[0] == 2.0);
   const std::vector<double> bad = {0, NAN};
-  CHECK(error_of([&] { cope_positions(bad.data(), 2, 3); }).rfind("gate_logits:", 0) == 0);
+  CHECK(error_of([&] { cope_positions(bad.data(), 2, 3); }) == "gate_logits: must be a finite number (got NaN)");   // as JS writes it
+  const std::vector<double> inf = {-INFINITY};
+  CHECK(error_of([&] { cope_positions(inf.data(), 1, 3); }) == "gate_logits: must be a finite number (got -Infinity)");
 }
 
 TEST_CASE("Stick-breaking: constant logit z gives a geometric A(r) = σ(z)(1 − σ(z))^(r−1)") {
@@ -123,4 +136,13 @@ TEST_CASE("PaTH: s_j = qᵀ H_{n−1} ⋯ H_{j+1} k_j against explicit matrices"
   beta.assign(n, 1.0);
   w[0] *= 2;
   CHECK(error_of([&] { path_scores(q.data(), k.data(), w.data(), beta.data(), n, d); }).rfind("w:", 0) == 0);
+  w[0] /= 2;
+  // k is checked like q; a score past float64 is an error, never ±inf
+  k[5] = NAN;
+  CHECK(error_of([&] { path_scores(q.data(), k.data(), w.data(), beta.data(), n, d); }).rfind("k:", 0) == 0);
+  k[5] = 0.5;
+  std::vector<double> big(q);
+  for (auto& x : big) x *= 1e300;
+  for (auto& x : k) x *= 1e300;
+  CHECK(error_of([&] { path_scores(big.data(), k.data(), w.data(), beta.data(), n, d); }).rfind("q: q·k overflows", 0) == 0);
 }

@@ -15,6 +15,7 @@ import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
 import { PERPLEXITY } from '../../web/src/figures/defs/evidence-extension.js';
 import { axisTicks, tickIndices, cellText, fmt, fmtReadout } from '../../web/src/figures/blocks/format.js';
+import { errorText } from '../../web/src/figures/messages.js';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -172,6 +173,13 @@ test('read-out numbers for people: fmt rounds to 6 significant digits, fmtReadou
   const cases = [[0.125, '0.125000', '0.125'], [7.999999, '8', '8'], [-0.00000001, '−1×10⁻⁸', '−1×10⁻⁸'], [-0, '0', '0'],
     [12345.5, '12\u202f345.5', '12\u202f345.5'], [1 / 3, '0.333333', '0.333333'], [2.5e13, '2.5×10¹³', '2.5×10¹³'], [100, '100', '100'], [0.1 + 0.2, '0.300000', '0.3']];
   for (const [v, six, short] of cases) { assert.equal(fmt(v, 6), six, `fmt(${v}, 6)`); assert.equal(fmtReadout(v), short, `fmtReadout(${v})`); }
+});
+
+test('Chinese error texts keep a half-open range whole: (0, 1000000] keeps its bracket, [2, 1e9] reads 2, 1e9', () => {
+  const zh = (m) => errorText(Object.assign(new Error(m), { name: 'PosencError' })).zh;
+  assert.equal(zh('r1: must be a finite number in (0, 1000000] (got 1e+308)'), '参数错误：r1：必须是 (0, 1000000] 范围内的有限数（收到 1e+308）。');
+  assert.equal(zh('base: must be a finite number in [2, 1e9] (got 1)'), '参数错误：base：必须是 2, 1e9 范围内的有限数（收到 1）。');
+  assert.equal(zh('x: must be a finite number from 1 to 8 (got 9)'), '参数错误：x：必须是 1 到 8 范围内的有限数（收到 9）。');
 });
 
 test('axis ticks (issue 12, defect 12): nice steps, one format per axis, small values not rounded to 0.00, SI for large', () => {

@@ -47,7 +47,13 @@ test('research-bias: fixed biases by distance alone; CoPE counts markers (≈ r/
   assert.equal(Math.max(...series(pos, 'T5').y), 31);
   for (const x of [0, 10, r]) near(series(pos, 'CoPE, every gate').y[x], (x + 1) / 2, 1e-9, 'CoPE const');
   const marks = series(pos, 'CoPE, a marker').y;
-  for (const x of [7, 63, r]) { const k = Array.from({ length: x + 1 }, (_, t) => (n - 1 - t) % 8 === 0).filter(Boolean).length; near(marks[x], k, 0.03 * k + 0.6, `markers r=${x}`); }
+  // the key at r: k markers among the keys from it to the query give exactly k·σ(6) + (r + 1 − k)·σ(−6); the takeaway's
+  // "about r/8": within one marker of (r + 1)/8
+  for (const x of [7, 63, 100, r]) {
+    const k = Array.from({ length: x + 1 }, (_, t) => (n - 1 - t) % 8 === 0).filter(Boolean).length;
+    near(marks[x], k * sigmoid(6) + (x + 1 - k) * sigmoid(-6), 1e-12, `markers r=${x}`);
+    assert.ok(Math.abs(marks[x] - (x + 1) / 8) <= 1, `about r/8 at r=${x}`);
+  }
   near(d.readouts['cope-count'], 32 * sigmoid(6) + 224 * sigmoid(-6), 1e-6, 'cope-count');
   // FIRE: the reference's normaliser, and progressive interpolation (the far query reads smaller inputs)
   near(series(d.panels.fire, 'FIRE, query at i = 255').y[r], Math.log(0.1 * r + 1) / (Math.log(0.1 * 512 + 1) + 1e-6), 1e-12, 'FIRE');
@@ -90,6 +96,12 @@ test('base-theta: the slowest wavelength 2π·b^((d−2)/d) against the context;
   near(low.readouts.slowest, 2 * Math.PI * 100 ** (126 / 128), 1e-6);
   assert.equal(low.readouts.wrapping, 64, 'every pair turns inside 2048');
   assert.ok(low.readouts.half < d.readouts.half, 'a smaller base: the mean cosine falls sooner');
+  // the takeaway and the try quote the slowest wavelengths drawn, rounded to whole tokens (584.7 was written 584)
+  const text = describeFigure('base-theta'), whole = (v) => Math.round(v).toLocaleString('en-US');
+  for (const lang of ['en', 'zh']) {
+    assert.ok(text.takeaway[lang].includes(whole(d.readouts.slowest)) && text.takeaway[lang].includes(whole(low.readouts.slowest)), `${lang} takeaway`);
+    assert.ok(text.tries[0].look[lang].includes(whole(low.readouts.slowest)), `${lang} try`);
+  }
   const big = await P.draw('base-theta', { log10_theta: 6, context: 131072 });
   assert.ok(big.readouts.slowest > 131072 && Math.abs(big.readouts.slowest / 1e6 - 5.06) < 0.01);
 });
@@ -110,6 +122,11 @@ test('factor-advisor: target / trained length; interleaved M-RoPE (Qwen3.5) draw
   assert.equal(l.readouts.factor, 16);
   const la = series(l.panels.wavelengths, 'linear').y, lb = series(l.panels.wavelengths, 'as trained').y;
   for (const i of [0, 30, 63]) near(la[i] / lb[i], 16, 1e-9);
+  // dynamic NTK (transformers' _compute_dynamic_ntk_parameters): base·(f·L/L₀ − (f − 1))^(d/(d−2)) at L = target, so the
+  // slowest wavelength grows by f² − f + 1 = 241 for f = 16, not by 16 (the reason text once said it reached the factor's)
+  const dy = await P.draw('factor-advisor', { config: llama, target: 131072, method: 'dynamic' });
+  assert.equal(dy.readouts.factor, 16);
+  near(series(dy.panels.wavelengths, 'dynamic').y.at(-1) / series(dy.panels.wavelengths, 'as trained').y.at(-1), 16 * 16 - 16 + 1, 1e-6, 'dynamic at the target');
   const t = await P.draw('factor-advisor', { target: 524288 });
   assert.equal(t.readouts.ratio, 2); assert.equal(t.readouts.factor, 1.5);
 });
@@ -119,6 +136,12 @@ test('yarn-attention: 0.1·ln s + 1 and its square on the logits; DeepSeek’s m
   near(d.readouts['attention-factor'], 0.1 * Math.log(4) + 1, 1e-12);
   near(d.readouts['logit-multiplier'], (0.1 * Math.log(4) + 1) ** 2, 1e-12);
   assert.ok(Math.abs(d.readouts['logit-multiplier'] - 1.2965) < 1e-4);
+  // the takeaway and the try quote these two read-outs to four decimals (1.139² = 1.297 was not what is drawn: 1.2965)
+  const text = describeFigure('yarn-attention');
+  for (const lang of ['en', 'zh']) {
+    for (const v of [d.readouts['attention-factor'], d.readouts['logit-multiplier']]) assert.ok(text.takeaway[lang].includes(v.toFixed(4)), `${lang} takeaway quotes ${v.toFixed(4)}`);
+    assert.ok(text.tries[0].look[lang].includes(d.readouts['logit-multiplier'].toFixed(4)));
+  }
   const curve = series(d.panels.factor, '0.1·ln s + 1');
   curve.x.forEach((s, i) => near(curve.y[i], s <= 1 ? 1 : 0.1 * Math.log(s) + 1, 1e-12));
   const ds = await P.draw('yarn-attention', { mscale: 1, mscale_all_dim: 1 });

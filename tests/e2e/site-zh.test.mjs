@@ -83,7 +83,8 @@ test('zh mode: error messages are Chinese — a figure parameter, a PosencError 
   assert.equal(await figureError('config-wavelengths'), "参数错误：rope_scaling.factr：rope_type 'linear' 没有这个键（是否想写 'factor'？）。");
   // The page's table loader: a broken file, then a lookup past the end of a good one.
   await page.setInputFiles('#s2l-file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('[[1, 2], [3') });
-  await page.waitForTimeout(100); await settled(page);
+  // the file is read asynchronously: wait for its error, not for a fixed time (100 ms was too short under load)
+  await page.waitForFunction(() => document.querySelector('#s2l-form + .error')?.textContent, null, { timeout: 10000 }); await settled(page);
   assert.equal(await page.$eval('#s2l-form + .error', (el) => el.textContent), '参数错误：json：不是合法的 JSON 表格。');
   await page.setInputFiles('#s2l-file', { name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from('[[1, 2], [3, 4]]') });
   await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '2'); await settled(page);

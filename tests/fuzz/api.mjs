@@ -273,6 +273,20 @@ function discoverKeys(pe, methods, PosencError, words) {
       found[m] = { keys: ['table', 'rows', 'cols', 'dim', 'height', 'width'], base: [{ table: [1, 2, 3, 4, 5, 6], rows: 2, cols: 3, dim: 1, height: 4, width: 2 }], ok: true };
       continue;
     }
+    // the research schemes: discovery from error messages cannot build unit rows w or matching lengths, so valid calls
+    // are given (without them every generated call stopped at the first check and the numerics were never reached)
+    const RESEARCH = {
+      kerpleBias: [{ kernel: 'power', r1: 0.5, r2: 1.5, count: 64 }],
+      sandwichBias: [{ head_dim: 64, num_heads: 8, head: 3, count: 64 }],
+      fireDistance: [{ c: 0.1, L: 512, query_position: 100, count: 64 }],
+      copePositions: [{ gate_logits: Float64Array.from({ length: 32 }, (_, j) => Math.sin(j)), npos: 33 }],
+      stickBreakingWeights: [{ logits: Float64Array.from({ length: 32 }, (_, j) => Math.cos(j)) }],
+      pathScores: [{ q: [0.6, 0.8], k: [1, 0, 0, 1, 0.5, 0.5], w: [1, 0, 0, 1, 0.6, 0.8], beta: [1, 2, 0.5], head_dim: 2 }],
+    };
+    if (m in RESEARCH) {
+      found[m] = { keys: [...new Set(RESEARCH[m].flatMap(Object.keys))], base: RESEARCH[m], ok: true };
+      continue;
+    }
     if (m === 'dualChunkDistances') {
       found[m] = { keys: ['chunk_size', 'local_size', 'q_positions', 'k_positions'], base: [{ chunk_size: 16, local_size: 4, q_positions: [0, 5, 20, 40], k_positions: [0, 3, 17, 39] }], ok: true };
       continue;

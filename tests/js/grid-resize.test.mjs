@@ -54,7 +54,25 @@ test('separable, channels independent, convex: an outer product resizes to the o
   for (let k = 0; k < o.length; k += dim) assert.ok(o[k] >= lo - 1e-15 && o[k] <= hi + 1e-15);
 });
 
+test('a tall table to a wide grid: the small intermediate is taken (4096×1×1024 → 1×4096×1024, 2^22 entries each; columns first was 2^34 floats, a RangeError)', () => {
+  // a ramp down the rows, equal channels: downsampling 4096 → 1 weighs row j by 1 − |j + ½ − 2048|/4096, symmetric
+  // about 2047.5, so every output is that row's index mean 2047.5; upsampling 1 → 4096 copies it along the columns
+  const dim = 1024, t = Float64Array.from({ length: 4096 * dim }, (_, k) => Math.floor(k / dim));
+  const o = pe.resizePositionGrid({ table: t, rows: 4096, cols: 1, dim, height: 1, width: 4096 });
+  assert.equal(o.length, 4096 * dim);
+  for (const k of [0, 1, 4096 * dim - 1, 2048 * dim + 5]) near(o[k], 2047.5, 1e-12);
+});
+
+test('a wasm buffer as the table: its values, not a rejection', () => {
+  const buf = pe.alloc(Float32Array, 4);
+  buf.array.set([1, 10, 100, 1000]);
+  const o = pe.resizePositionGrid({ table: buf, rows: 4, cols: 1, height: 2, width: 1 });
+  near(o[0], (3 * 1 + 3 * 10 + 100) / 7); near(o[1], (10 + 3 * 100 + 3 * 1000) / 7);
+  buf.free();
+});
+
 test('bad input: PosencError naming the option', () => {
+  assert.throws(() => pe.resizePositionGrid({ table: [1], rows: 4096, cols: 4096, dim: 8, height: 1, width: 1 }), /^PosencError: table: rows · cols · dim must be at most 67108864/);
   assert.throws(() => pe.resizePositionGrid({ table: [1, 2, 3], rows: 2, cols: 2, height: 1, width: 1 }), (e) => e instanceof PosencError && /^table: must hold rows · cols · dim = 2·2·1 = 4 numbers \(got 3\)/.test(e.message));
   assert.throws(() => pe.resizePositionGrid({ table: [1, NaN, 3, 4], rows: 2, cols: 2, height: 1, width: 1 }), /^PosencError: table\[1\]: must be finite/);
   assert.throws(() => pe.resizePositionGrid({ table: [1], rows: 1, cols: 1, height: 0, width: 1 }), /^PosencError: height/);

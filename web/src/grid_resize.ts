@@ -36,26 +36,39 @@ export function axisWeights(n_in: number, n_out: number): AxisWeights {
 
 /**
  * table [rows, cols, dim] (row-major, channels last, SigLIP 2's (side, side, embed_dim)) → [height, width, dim], float64.
+ * Both passes are separable, so the order is free up to rounding: the axis that keeps the intermediate smaller goes
+ * first (never larger than the larger of the table and the output, both capped at MAX_OUT).
  */
 export function resizeGridOf(table: ArrayLike<number>, rows: number, cols: number, dim: number, height: number, width: number): Float64Array {
+  if (rows * cols * dim > MAX_OUT) throw new PosencError(`table: rows · cols · dim must be at most ${MAX_OUT} (got ${rows}·${cols}·${dim})`);
   if (table.length !== rows * cols * dim) throw new PosencError(`table: must hold rows · cols · dim = ${rows}·${cols}·${dim} = ${rows * cols * dim} numbers (got ${table.length})`);
   if (height * width * dim > MAX_OUT) throw new PosencError(`height: height · width · dim must be at most ${MAX_OUT} (got ${height}·${width}·${dim})`);
   for (let i = 0; i < table.length; i++) if (!Number.isFinite(table[i])) throw new PosencError(`table[${i}]: must be finite (got ${table[i]})`);
   const H = axisWeights(rows, height), W = axisWeights(cols, width);
-  // columns first (rows × width × dim), then rows: PyTorch's separable order does not change the result beyond rounding
-  const mid = new Float64Array(rows * width * dim);
+  if (rows * width <= height * cols) return alongRows(alongCols(table, rows, cols, dim, W, width), rows, width, dim, H, height);
+  return alongCols(alongRows(table, rows, cols, dim, H, height), height, cols, dim, W, width);
+}
+
+/** [rows, cols, dim] → [rows, width, dim] with the column weights W. */
+function alongCols(t: ArrayLike<number>, rows: number, cols: number, dim: number, W: AxisWeights, width: number): Float64Array {
+  const out = new Float64Array(rows * width * dim);
   for (let r = 0; r < rows; r++) {
     for (let x = 0; x < width; x++) {
       const w = W.weights[x], j0 = W.first[x], o = (r * width + x) * dim;
-      for (let t = 0; t < w.length; t++) { const s = (r * cols + j0 + t) * dim; for (let d = 0; d < dim; d++) mid[o + d] += w[t] * table[s + d]; }
+      for (let k = 0; k < w.length; k++) { const s = (r * cols + j0 + k) * dim; for (let d = 0; d < dim; d++) out[o + d] += w[k] * t[s + d]; }
     }
   }
-  const out = new Float64Array(height * width * dim);
+  return out;
+}
+
+/** [rows, cols, dim] → [height, cols, dim] with the row weights H. */
+function alongRows(t: ArrayLike<number>, rows: number, cols: number, dim: number, H: AxisWeights, height: number): Float64Array {
+  const out = new Float64Array(height * cols * dim);
   for (let y = 0; y < height; y++) {
     const w = H.weights[y], i0 = H.first[y];
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * dim;
-      for (let t = 0; t < w.length; t++) { const s = ((i0 + t) * width + x) * dim; for (let d = 0; d < dim; d++) out[o + d] += w[t] * mid[s + d]; }
+    for (let x = 0; x < cols; x++) {
+      const o = (y * cols + x) * dim;
+      for (let k = 0; k < w.length; k++) { const s = ((i0 + k) * cols + x) * dim; for (let d = 0; d < dim; d++) out[o + d] += w[k] * t[s + d]; }
     }
   }
   return out;

@@ -10,14 +10,15 @@ import { ropeAxesOf } from './config/axes.js';
 import type { RopeAxesFromConfig, RopeAxesOptions } from './config/axes.js';
 import { MAX_POSITION, dualChunkDistancesOf } from './config/dual_chunk.js';
 import type { DualChunkDistances } from './config/dual_chunk.js';
-import { MAX_SIDE, resizeGridOf } from './grid_resize.js';
+import { MAX_OUT, MAX_SIDE, resizeGridOf } from './grid_resize.js';
+import { WasmBuffer } from './buffers.js';
 
 export type { RopeAxesFromConfig, RopeAxesOptions, RopeAxis, AxisPositionForm } from './config/axes.js';
 export type { DualChunkDistances } from './config/dual_chunk.js';
 
 const AXES: Schema = { grid: optional(any()), fps: optional(num({ min: 1e-3, max: 1e6 })) };
 const TABLES: Schema = { grid: any(), fps: optional(num({ min: 1e-3, max: 1e6 })), out: out() };
-const RESIZE: Schema = { table: array(), rows: int(1, MAX_SIDE), cols: int(1, MAX_SIDE), dim: int(1, 1 << 16, 1), height: int(1, MAX_SIDE), width: int(1, MAX_SIDE) };
+const RESIZE: Schema = { table: array(MAX_OUT), rows: int(1, MAX_SIDE), cols: int(1, MAX_SIDE), dim: int(1, 1 << 16, 1), height: int(1, MAX_SIDE), width: int(1, MAX_SIDE) };
 const DCA: Schema = { chunk_size: int(1, MAX_POSITION), local_size: int(0, MAX_POSITION), q_positions: array(1 << 20), k_positions: array(1 << 20) };
 
 /** Options of {@link Posenc.ropeAxesTables}. */
@@ -128,12 +129,13 @@ export class RopeAxesApi extends Core {
    * triangle filter s input cells wide, e.g. [1, 3, 3, 1]/8 for s = 2). Returns [height, width, dim] row-major, float64.
    * Positions stay absolute and are stretched to the image: a patch's embedding depends on its place as a fraction of
    * the grid, not on a patch count. Accuracy: float64 sums of at most 2·⌈s⌉ + 1 taps per axis (PyTorch runs float32).
-   * Caps: sides ≤ 4096, dim ≤ 65536, output ≤ 2^26 entries.
-   * @throws PosencError for a table whose length is not rows · cols · dim, non-finite entries, or too large an output.
+   * Caps: sides ≤ 4096, dim ≤ 65536, table and output ≤ 2^26 entries each. `table` may be a wasm buffer (pe.alloc).
+   * @throws PosencError for a table whose length is not rows · cols · dim, non-finite entries, or too large a table or output.
    */
   resizePositionGrid(options: ResizePositionGridOptions): Float64Array {
     const o = parse('resizePositionGrid', RESIZE, options);
-    return resizeGridOf(o.table as ArrayLike<number>, o.rows, o.cols, o.dim, o.height, o.width);
+    const table = o.table instanceof WasmBuffer ? o.table.array : (o.table as ArrayLike<number>);   // a wasm buffer: its view
+    return resizeGridOf(table, o.rows, o.cols, o.dim, o.height, o.width);
   }
 
   /**

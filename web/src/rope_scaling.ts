@@ -37,7 +37,6 @@ export interface RopeFromConfigOptions {
   max_model_len?: number;
 }
 
-
 /** Options of {@link Posenc.ropeInvFreqScaled}: the scaling dict's fields with HF names, flattened. */
 export interface RopeScalingOptions extends RopeScalingParams {
   /**

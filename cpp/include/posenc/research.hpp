@@ -21,7 +21,8 @@
 //  * PaTH (Yang et al. 2025, arXiv 2505.16381; fla-org/flash-linear-attention@27289fcb tests/ops/test_path_attn.py
 //    naive_path_attn): the logit of query i (the last, n−1) and key j,
 //      s_j = qᵀ H_i H_{i−1} ⋯ H_{j+1} k_j,  H_t = I − β_t w_t w_tᵀ  (w_t unit vectors, β_t ∈ [0, 2]),
-//    the identity for j = i. Evaluated right to left as the reference does: u ← u − β_t (u·w_t) w_t.
+//    the identity for j = i. Evaluated right to left, one Householder step at a time: u ← u − β_t (u·w_t) w_t (the
+//    reference forms the same products blockwise with the UT transform, in float32).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -30,14 +31,19 @@ namespace posenc {
 
 enum class KerpleKernel { power = 0, log = 1 };
 
-/// KERPLE bias at r = 0 … count−1. Throws Error unless r1, r2 are finite and > 0 (power: r2 ≤ 2), 1 ≤ count ≤ 2^20.
+/// Largest KERPLE r1, r2 and FIRE c (learned values are O(1)): with r ≤ 2^20 every bias stays finite.
+inline constexpr double kResearchMaxScale = 1e6;
+/// Largest FIRE threshold L (a position).
+inline constexpr double kFireMaxL = 2147483648.0;
+
+/// KERPLE bias at r = 0 … count−1. Throws Error unless r1, r2 are finite in (0, 1e6] (power: r2 ≤ 2), 1 ≤ count ≤ 2^20.
 std::vector<double> kerple_bias(KerpleKernel kernel, double r1, double r2, long long count);
 
 /// Sandwich bias of head `head` (1 … num_heads) at r = 0 … count−1. head_dim even in [2, 8192].
 std::vector<double> sandwich_bias(int head_dim, int num_heads, int head, long long count);
 
 /// FIRE's normalised distance x(i, r) for a query at `query_position` i and r = 0 … count−1 (count ≤ i + 1).
-/// c > 0 and L ≥ 0 finite.
+/// c in (0, 1e6], L in [0, 2^31].
 std::vector<double> fire_distance(double c, double L, long long query_position, long long count);
 
 /// CoPE positions p_j (j = 0 … n−1) of the query at n−1 from its gate logits z_0 … z_{n−1}; npos ≥ 1 (the
@@ -48,7 +54,8 @@ std::vector<double> cope_positions(const double* gate_logits, long long n, long 
 std::vector<double> stick_breaking_weights(const double* logits, long long n);
 
 /// PaTH logits s_j (j = 0 … n−1) of the query q (d) at position n−1 against keys k [n, d], with w [n, d] and β [n].
-/// n·d ≤ 2^22; every β_t in [0, 2]; every w_t of unit length within 1e-6 (the reference L2-normalises w).
+/// n·d ≤ 2^22; q, k finite; every β_t in [0, 2]; every w_t of unit length within 1e-6 (the reference's tests pass
+/// L2-normalised w). Throws Error (param "q") where a score overflows float64.
 std::vector<double> path_scores(const double* q, const double* k, const double* w, const double* beta, long long n,
                                 int head_dim);
 }  // namespace posenc

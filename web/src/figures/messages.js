@@ -8,7 +8,8 @@ import { L } from './params.js';
 // would read like a developer log on a page (a call option), English for readers; $1… are kept as written.
 /** @type {Array<[RegExp, string | ((m: string, ...g: string[]) => string), string?]>} */
 const RULES = [
-  [/^must be a finite number (?:in|from) \[?(.+?)\]? \(got (.+)\)$/, '必须是 $1 范围内的有限数（收到 $2）'],
+  // a closed range [a, b] is written a, b; a half-open one keeps its brackets: (0, 1e6]
+  [/^must be a finite number (?:in|from) (.+?) \(got (.+)\)$/, (m, r, g) => `必须是 ${/^\[[^\]]*\]$/.test(r) ? r.slice(1, -1) : r.replace(/^(\S+) to (\S+)$/, '$1 到 $2')} 范围内的有限数（收到 ${g}）`],
   [/^must be a finite number ([<>]=?) (.+?) \(got (.+)\)$/, '必须是 $1 $2 的有限数（收到 $3）'],
   [/^must be a finite number \(got (.+)\)$/, '必须是有限数（收到 $1）'],
   [/^must be an integer in \[(.+?)\] \(got (.+)\)$/, '必须是 [$1] 范围内的整数（收到 $2）'],

@@ -15,8 +15,8 @@ export const QWEN35 = '{"model_type": "qwen3_5", "text_config": {"model_type": "
 const WHY = {
   linear: L('linear (position interpolation): every pair is divided by the factor, so the target’s positions land on trained angles; near positions are squeezed too, so it needs fine-tuning (Chen et al. 2023).',
     'linear（位置插值）：每一对都除以该因子，目标长度的位置落回训练过的角度；近处的位置也被压缩，所以需要微调（Chen 等 2023）。'),
-  dynamic: L('dynamic NTK: the base grows only once the input is longer than max_position_embeddings, reaching the factor’s at the target length; the fast pairs stay as trained, no fine-tuning.',
-    'dynamic（动态 NTK）：只有输入超过 max_position_embeddings 时底数才增大，到目标长度时达到该因子对应的底数；快的通道对保持训练时的样子，无需微调。'),
+  dynamic: L('dynamic NTK: nothing changes up to max_position_embeddings; at a longer length L the base becomes b·(factor·L/max_position_embeddings − (factor − 1))^(d/(d−2)) (transformers’ _compute_dynamic_ntk_parameters), so with factor = target/trained f the slowest wavelength grows by f² − f + 1 at the target, more than the f it needs (factor 1 would already give f); the fast pairs stay as trained, no fine-tuning.',
+    'dynamic（动态 NTK）：长度不超过 max_position_embeddings 时不变；长度 L 更长时底数变为 b·(factor·L/max_position_embeddings − (factor − 1))^(d/(d−2))（Hugging Face 的 _compute_dynamic_ntk_parameters），所以因子取目标长度与训练长度之比 f 时，最慢的波长在目标长度处变为 f² − f + 1 倍，比所需的 f 倍更多（因子取 1 就已是 f 倍）；快的通道对保持训练时的样子，无需微调。'),
   yarn: L('yarn: fast pairs kept, slow pairs divided by the factor, a ramp between (beta_fast 32, beta_slow 1), and attention scaled by 0.1·ln(factor) + 1.',
     'yarn：快的通道对不变，慢的通道对除以该因子，其间线性过渡（beta_fast 32、beta_slow 1），注意力再乘以 0.1·ln(factor) + 1。'),
 };
@@ -27,8 +27,8 @@ export default {
   title: L('Which factor for my target context?', '目标上下文该用多大的因子？'),
   description: L('A model’s config, a target length and a method give the rope_scaling factor: the target over the training length original_max_position_embeddings, with the reasons, and every pair’s wavelength before and after.',
     '模型的配置、目标长度和方法给出 rope_scaling 的因子：目标长度除以训练长度 original_max_position_embeddings，附上理由，以及缩放前后每一对的波长。'),
-  takeaway: L('The factor is the target over the trained length: after scaling, the slowest pairs span the target as they spanned the training length. Interleaved M-RoPE (Qwen3-VL) needs less — its README says 2 or 3, not 4, for 1M tokens from 256K — because its position ids grow more slowly than the token count.',
-    '因子等于目标长度除以训练长度：缩放后，最慢的通道对覆盖目标长度，就像原来覆盖训练长度一样。交错式 M-RoPE（Qwen3-VL）需要的更小——它的 README 说从 256K 到 1M 用 2 或 3 而不是 4——因为它的位置编号比词元数增长得慢。'),
+  takeaway: L('The factor is the target over the trained length: after linear or yarn scaling, the slowest pairs span the target as they spanned the training length (dynamic NTK stretches them f² − f + 1 times at the target). Interleaved M-RoPE (Qwen3-VL) needs less — its README says 2 or 3, not 4, for 1M tokens from 256K — because its position ids grow more slowly than the token count.',
+    '因子等于目标长度除以训练长度：用 linear 或 yarn 缩放后，最慢的通道对覆盖目标长度，就像原来覆盖训练长度一样（dynamic NTK 在目标长度处把它们拉长 f² − f + 1 倍）。交错式 M-RoPE（Qwen3-VL）需要的更小——它的 README 说从 256K 到 1M 用 2 或 3 而不是 4——因为它的位置编号比词元数增长得慢。'),
   params: {
     config: configParam(QWEN35),
     target: { type: 'enum', values: [32768, 65536, 131072, 262144, 524288, 1048576], default: 1048576, label: L('Target length', '目标长度') },

@@ -67,7 +67,7 @@ export default {
         caption: L(`resized to ${r.h}×${r.w} patches (bilinear, antialias)`, `缩放到 ${r.h}×${r.w} 个图块（双线性、抗锯齿）`), xlabel: L('patch column', '图块列'), ylabel: L('patch row', '图块行') },
       weights: { series: [{ x: idx, y: r.wr, kind: 'points', color: '#D55E00', label: L(`patch row ${r.i} of ${r.h}: weights of the learned rows`, `第 ${r.i} 行图块（共 ${r.h} 行）：各学习行的权重`) },
         { x: idx, y: r.wc, kind: 'points', color: '#0072B2', label: L(`patch column ${r.j} of ${r.w}: weights of the learned columns`, `第 ${r.j} 列图块（共 ${r.w} 列）：各学习列的权重`) }],
-        caption: L('what one patch row and one patch column take from the 16 learned rows and columns', '一行图块和一列图块分别从 16 个学习行、列中取多少'), xlabel: L('learned row / column', '学习的行 / 列'), ylabel: L('weight', '权重') },
+        caption: L('what one patch row and one patch column take from the 16 learned rows and columns', '一行图块和一列图块分别从 16 个学习行、列中取多少'), xlabel: L('learned row / column', '学习的行或列'), ylabel: L('weight', '权重') },
       readouts: [
         { id: 'taps-rows', label: L('learned rows mixed into one patch row', '一行图块混合的学习行数'), value: r.tapsRows },
         { id: 'taps-cols', label: L('learned columns mixed into one patch column', '一列图块混合的学习列数'), value: r.tapsCols },

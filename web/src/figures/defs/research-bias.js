@@ -10,8 +10,8 @@ import { L } from '../params.js';
 
 const D = 64;          // head size of the Sandwich and PaTH curves
 const SEQS = 64;      // PaTH: the mean over 64 seeded sequences of directions w, beside one of them
-const EVERY = 8;
-const SB_KEYS = 48;   // stick-breaking: the weights of the nearest 48 keys (the rest are ≈ 0)       // the synthetic sequence: one marker token every 8 (gate / stick-breaking logit +6, others −6)
+const EVERY = 8;       // the synthetic sequence: one marker token every 8 (gate / stick-breaking logit +6, others −6)
+const SB_KEYS = 48;   // stick-breaking: the weights of the nearest 48 keys (the rest are ≈ 0)
 const KP = { r1: 0.5, r2: 0.5 }, KL = { r1: 1, r2: 0.5 };   // KERPLE: inside the reference's initial ranges
 const R = L(' (research)', '（研究）');
 const rl = (/** @type {string} */ en, /** @type {string} */ zh) => L(en + R.en, zh + R.zh);
