@@ -130,7 +130,8 @@ const REF = {
   // issue 29: the research gallery and the learners' questions
   'research-bias': () => ({ panel: 'bias', series: 'KERPLE power −0.5·r^0.5 (research)', values: Array.from(pe.kerpleBias({ kernel: 'power', r1: 0.5, r2: 0.5, count: 256 }), (x) => x + 0) }),   // −0 at r = 0: the CSV writes 0
   'base-theta': () => ({ panel: 'wavelengths', series: 'wavelength 2π/θᵢ of pair i', values: pe.ropeFrequencyAnalysis({ rotary_dim: 128, rope_theta: 10000, original_max_position_embeddings: 2048 }).wavelength }),
-  'factor-advisor': () => ({ panel: 'wavelengths', series: 'as trained', values: Float64Array.from(pe.ropeInvFreq({ rotary_dim: 64, rope_theta: 1e7 }), (t) => (2 * Math.PI) / t) }),
+  // Llama 3.1 8B (the default): head_dim 128, rope_theta 500000
+  'factor-advisor': () => ({ panel: 'wavelengths', series: 'as trained', values: Float64Array.from(pe.ropeInvFreq({ rotary_dim: 128, rope_theta: 500000 }), (t) => (2 * Math.PI) / t) }),
   // DeepSeek-V3's mscale = mscale_all_dim = 1: the cos/sin ratio (exactly 1 at every s; the curves of ln s are checked to 1e-12 by research-takeaways.test.mjs)
   'yarn-attention': () => ({ attrs: { mscale: 1, mscale_all_dim: 1 }, panel: 'factor', series: 'get_mscale(s, 1) / get_mscale(s, 1)', values: Array.from({ length: 97 }, (_, i) => pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 64, rope_theta: 10000, factor: 2 ** (i / 16), original_max_position_embeddings: 4096, mscale: 1, mscale_all_dim: 1 }).attention_scaling) }),
   'dual-chunk': () => ({ panel: 'dist', series: 'dual chunk', values: Array.from({ length: 128 }, (_, r) => { const i = 127, j = i - r, L = 24;

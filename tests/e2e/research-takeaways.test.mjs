@@ -106,29 +106,66 @@ test('base-theta: the slowest wavelength 2π·b^((d−2)/d) against the context;
   assert.ok(big.readouts.slowest > 131072 && Math.abs(big.readouts.slowest / 1e6 - 5.06) < 0.01);
 });
 
-test('factor-advisor: target / trained length; interleaved M-RoPE (Qwen3.5) drawn at ¾ of it, as the Qwen3-VL README’s 3 for 4×', async () => {
+test('factor-advisor: opens on Llama 3.1 8B (8192 → 131072: 16, yarn); its config’s own factor 8 said; interleaved M-RoPE (Qwen3.5) drawn at ¾ of the ratio', async () => {
+  const text = describeFigure('factor-advisor');
+  const note = (lang) => P.page.$eval('posenc-figure[figure="factor-advisor"]', (el, lang) => { el.setAttribute('lang', lang);
+    return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => { const t = el.shadowRoot.querySelector('.readouts output[data-id="factor"]').closest('p').querySelector('.note').textContent; el.removeAttribute('lang'); r(t); }))); }, lang);
+  // the default: Llama 3.1 8B's config.json (rope_theta 500000, head_dim 4096/32 = 128, original 8192, its own llama3 factor 8)
+  const cfg = JSON.parse(text.params.find((q) => q.name === 'config').default);
+  assert.equal(cfg.architectures[0], 'LlamaForCausalLM');
+  assert.deepEqual([cfg.rope_scaling.rope_type, cfg.rope_scaling.factor, cfg.rope_scaling.original_max_position_embeddings, cfg.max_position_embeddings], ['llama3', 8, 8192, 131072]);
+  assert.deepEqual(['target', 'method'].map((n) => text.params.find((q) => q.name === n).default), [131072, 'yarn']);
   const d = await P.draw('factor-advisor');
-  assert.equal(d.readouts.ratio, 1048576 / 262144);
-  assert.equal(d.readouts.factor, 3);
-  const want = pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 64, rope_theta: 1e7, factor: 3, original_max_position_embeddings: 262144, max_position_embeddings: 262144 });
-  near(d.readouts.attention, want.attention_scaling, 1e-12); near(d.readouts.attention, 0.1 * Math.log(3) + 1, 1e-12);
-  const after = series(d.panels.wavelengths, 'yarn').y, before = series(d.panels.wavelengths, 'as trained').y;
-  near(after.at(-1) / before.at(-1), 3, 1e-9, 'the slowest pair stretched by the factor');
+  assert.equal(d.readouts.ratio, 131072 / 8192); assert.equal(d.readouts.factor, 16);
+  near(d.readouts.attention, 0.1 * Math.log(16) + 1, 1e-12);
+  const before = series(d.panels.wavelengths, 'as trained').y, after = series(d.panels.wavelengths, 'yarn').y;
+  assert.equal(before.length, 64);
+  before.forEach((w, i) => near(w / (2 * Math.PI * 500000 ** (2 * i / 128)), 1, 1e-12, `pair ${i} as trained`));
+  near(after.at(-1) / before.at(-1), 16, 1e-9, 'the slowest pair stretched by the factor');
   near(after[0], before[0], 1e-9, 'the fastest pair kept');
-  // a text model: Llama 3.1 8B's config (original 8192) to 131072 with linear → 16, every pair × 16
-  const llama = JSON.stringify({ model_type: 'llama', head_dim: 128, hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000, max_position_embeddings: 131072,
-    rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
-  const l = await P.draw('factor-advisor', { config: llama, target: 131072, method: 'linear' });
-  assert.equal(l.readouts.factor, 16);
+  near(d.readouts.slowest, after.at(-1), 1e-6 * after.at(-1));
+  // the takeaway's numbers, both languages: 8192, 131072, 16, the attention factor to four decimals, the config's own 8
+  for (const lang of ['en', 'zh']) {
+    const k = text.takeaway[lang];
+    for (const s of ['8192', '131072', `16${lang === 'en' ? ' times' : ' 倍'}`, d.readouts.attention.toFixed(4), `${cfg.rope_scaling.rope_type}${lang === 'en' ? ', factor ' : '、因子 '}${cfg.rope_scaling.factor}`, '128K'])
+      assert.ok(k.includes(s), `${lang} takeaway: ${s}`);
+    assert.match(k, lang === 'en' ? /2 or 3, not 4, for 1M tokens from 256K/ : /从 256K 到 1M 用 2 或 3 而不是 4/);
+  }
+  // what is drawn and why, in the factor's note: the ratio, and the config's own factor 8 named as not what is drawn
+  assert.match(await note('en'), /131072 \/ 8192 = 16\..*own rope_scaling says llama3, factor 8: its makers’ choice; drawn here: the rule above, factor 16 with yarn\./);
+  assert.match(await note('zh'), /131072 \/ 8192 = 16。.*自己的 rope_scaling 写的是 llama3、因子 8：这是模型作者的选择；图中画的是上面的规则，用 yarn、因子 16。/);
+  // try 1: linear: every pair × 16, the fastest too
+  assert.deepEqual(text.tries[0].params, { method: 'linear' });
+  const l = await P.draw('factor-advisor', text.tries[0].params);
   const la = series(l.panels.wavelengths, 'linear').y, lb = series(l.panels.wavelengths, 'as trained').y;
-  for (const i of [0, 30, 63]) near(la[i] / lb[i], 16, 1e-9);
-  // dynamic NTK (transformers' _compute_dynamic_ntk_parameters): base·(f·L/L₀ − (f − 1))^(d/(d−2)) at L = target, so the
-  // slowest wavelength grows by f² − f + 1 = 241 for f = 16, not by 16 (the reason text once said it reached the factor's)
-  const dy = await P.draw('factor-advisor', { config: llama, target: 131072, method: 'dynamic' });
-  assert.equal(dy.readouts.factor, 16);
-  near(series(dy.panels.wavelengths, 'dynamic').y.at(-1) / series(dy.panels.wavelengths, 'as trained').y.at(-1), 16 * 16 - 16 + 1, 1e-6, 'dynamic at the target');
-  const t = await P.draw('factor-advisor', { target: 524288 });
-  assert.equal(t.readouts.ratio, 2); assert.equal(t.readouts.factor, 1.5);
+  la.forEach((w, i) => near(w / lb[i], 16, 1e-9, `linear pair ${i}`));
+  for (const lang of ['en', 'zh']) assert.ok(text.tries[0].look[lang].includes(lang === 'en' ? 'grows 16 times, the fastest' : '变为 16 倍，最快的'), lang);
+  // try 2: dynamic NTK (transformers' _compute_dynamic_ntk_parameters): base·(f·L/L₀ − (f − 1))^(d/(d−2)) at L = target:
+  // the slowest wavelength × (16·16 − 15)^((d−2)/d · (d/(d−2))) = 241; the fastest (θ₀ = 1 at any base) unchanged
+  assert.deepEqual(text.tries[1].params, { method: 'dynamic' });
+  const dy = await P.draw('factor-advisor', text.tries[1].params);
+  const da = series(dy.panels.wavelengths, 'dynamic').y, db = series(dy.panels.wavelengths, 'as trained').y;
+  near(da.at(-1) / db.at(-1), 16 * 16 - 16 + 1, 1e-6, 'dynamic at the target');
+  near(da[0], db[0], 0, 'dynamic: the fastest pair');
+  for (const lang of ['en', 'zh']) for (const s of ['131072', '241', '16² − 16 + 1']) assert.ok(text.tries[1].look[lang].includes(s), `${lang}: ${s}`);
+  // try 3: Qwen3.5 9B (interleaved M-RoPE, 262144 trained) to 1M: ratio 4, drawn at 3 (the README's "2 or 3, not 4")
+  const q = JSON.parse(text.tries[2].params.config);
+  assert.equal(q.text_config.rope_parameters.mrope_interleaved, true);
+  assert.equal(text.tries[2].params.target, 1048576);
+  const t = await P.draw('factor-advisor', text.tries[2].params);
+  assert.equal(t.readouts.ratio, 1048576 / q.text_config.max_position_embeddings); assert.equal(t.readouts.ratio, 4); assert.equal(t.readouts.factor, 3);
+  const want = pe.ropeInvFreqScaled({ rope_type: 'yarn', rotary_dim: 64, rope_theta: 1e7, factor: 3, original_max_position_embeddings: 262144, max_position_embeddings: 262144 });
+  near(t.readouts.attention, want.attention_scaling, 1e-12); near(t.readouts.attention, 0.1 * Math.log(3) + 1, 1e-12);
+  const qa = series(t.panels.wavelengths, 'yarn').y, qb = series(t.panels.wavelengths, 'as trained').y;
+  assert.equal(qb.length, 32);   // partial_rotary_factor 0.25 of head_dim 256: 64 channels
+  near(qa.at(-1) / qb.at(-1), 3, 1e-9); near(qa[0], qb[0], 1e-9);
+  for (const lang of ['en', 'zh']) {
+    const k = text.tries[2].look[lang];
+    for (const s of ['262144', lang === 'en' ? 'ratio is 4, drawn at 3' : '比值是 4，图中按 3 画出', lang === 'en' ? '2 or 3, not 4' : '2 或 3，而不是 4']) assert.ok(k.includes(s), `${lang} try 3: ${s}`);
+  }
+  // ½ to ¾ of the ratio read proportionally from the README's 2–3 for 4×; 512K from 256K: 1–1.5, drawn at 1.5
+  const h = await P.draw('factor-advisor', { ...text.tries[2].params, target: 524288 });
+  assert.equal(h.readouts.ratio, 2); assert.equal(h.readouts.factor, 1.5);
 });
 
 test('yarn-attention: 0.1·ln s + 1 and its square on the logits; DeepSeek’s mscale = mscale_all_dim moves the square to the softmax', async () => {

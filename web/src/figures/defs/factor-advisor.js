@@ -9,7 +9,9 @@ import { configParam, fromConfig } from './config-common.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ config: string, target: number, method: 'linear' | 'dynamic' | 'yarn' }} P */
 
-/** Qwen3.5-9B's position keys (its config.json, verbatim values: interleaved M-RoPE, 262144 trained): the default. */
+/** Llama 3.1 8B's config.json, verbatim (as in the config reader's gallery): llama3 scaling, factor 8, from 8192: the default. */
+export const LLAMA31 = '{"architectures":["LlamaForCausalLM"],"attention_bias":false,"attention_dropout":0.0,"bos_token_id":128000,"eos_token_id":128001,"hidden_act":"silu","hidden_size":4096,"initializer_range":0.02,"intermediate_size":14336,"max_position_embeddings":131072,"mlp_bias":false,"model_type":"llama","num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"pretraining_tp":1,"rms_norm_eps":1e-05,"rope_scaling":{"factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"},"rope_theta":500000.0,"tie_word_embeddings":false,"torch_dtype":"bfloat16","transformers_version":"4.43.0.dev0","use_cache":true,"vocab_size":128256}';
+/** Qwen3.5-9B's position keys (its config.json, verbatim values: interleaved M-RoPE, 262144 trained): a try. */
 export const QWEN35 = '{"model_type": "qwen3_5", "text_config": {"model_type": "qwen3_5_text", "head_dim": 256, "hidden_size": 4096, "num_attention_heads": 16, "max_position_embeddings": 262144, "rope_parameters": {"mrope_interleaved": true, "mrope_section": [11, 11, 10], "rope_type": "default", "rope_theta": 10000000, "partial_rotary_factor": 0.25}}}';
 
 const WHY = {
@@ -27,18 +29,20 @@ export default {
   title: L('Which factor for my target context?', '目标上下文该用多大的因子？'),
   description: L('A model’s config, a target length and a method give the rope_scaling factor: the target over the training length original_max_position_embeddings, with the reasons, and every pair’s wavelength before and after.',
     '模型的配置、目标长度和方法给出 rope_scaling 的因子：目标长度除以训练长度 original_max_position_embeddings，附上理由，以及缩放前后每一对的波长。'),
-  takeaway: L('The factor is the target over the trained length: after linear or yarn scaling, the slowest pairs span the target as they spanned the training length (dynamic NTK stretches them f² − f + 1 times at the target). Interleaved M-RoPE (Qwen3-VL) needs less — its README says 2 or 3, not 4, for 1M tokens from 256K — because its position ids grow more slowly than the token count.',
-    '因子等于目标长度除以训练长度：用 linear 或 yarn 缩放后，最慢的通道对覆盖目标长度，就像原来覆盖训练长度一样（dynamic NTK 在目标长度处把它们拉长 f² − f + 1 倍）。交错式 M-RoPE（Qwen3-VL）需要的更小——它的 README 说从 256K 到 1M 用 2 或 3 而不是 4——因为它的位置编号比词元数增长得慢。'),
+  takeaway: L('The factor is the target over the trained length: Llama 3.1 8B from its original_max_position_embeddings 8192 to 131072 is 16, and yarn at 16 stretches the slowest pairs 16 times, keeps the fastest, and scales attention by 1.2773. Llama 3.1’s own config.json says llama3, factor 8, for the same 16× — Meta’s choice, with long-context pre-training to 128K after it (Llama 3 paper, 2024), not the ratio; the figure draws the ratio. Interleaved M-RoPE (Qwen3.5, Qwen3-VL) needs less — the Qwen3-VL README says 2 or 3, not 4, for 1M tokens from 256K — because its position ids grow more slowly than the token count.',
+    '因子等于目标长度除以训练长度：Llama 3.1 8B 从 original_max_position_embeddings 的 8192 到 131072 是 16，yarn 取 16 时最慢的通道对拉长 16 倍，最快的不变，注意力乘以 1.2773。Llama 3.1 自己的 config.json 写的是 llama3、因子 8，对应同样的 16 倍——这是 Meta 的选择，之后还做了到 128K 的长上下文预训练（Llama 3 论文，2024），并不是比值；图中画的是比值。交错式 M-RoPE（Qwen3.5、Qwen3-VL）需要的更小——Qwen3-VL 的 README 说从 256K 到 1M 用 2 或 3 而不是 4——因为它的位置编号比词元数增长得慢。'),
   params: {
-    config: configParam(QWEN35),
-    target: { type: 'enum', values: [32768, 65536, 131072, 262144, 524288, 1048576], default: 1048576, label: L('Target length', '目标长度') },
+    config: configParam(LLAMA31),
+    target: { type: 'enum', values: [32768, 65536, 131072, 262144, 524288, 1048576], default: 131072, label: L('Target length', '目标长度') },
     method: { type: 'enum', values: ['linear', 'dynamic', 'yarn'], default: 'yarn', label: L('Method', '方法') },
   },
   /** @type {import('../params.js').FigureTry[]} */
-  tries: [{ params: { target: 524288 }, look: L('512K from 256K: the plain ratio is 2; read proportionally, the Qwen3-VL README’s “2 or 3 for 4×” makes it 1–1.5, drawn at 1.5.',
-    '从 256K 到 512K：直接的比值是 2；按 Qwen3-VL 的 README 中“4 倍用 2 或 3”成比例地读，是 1–1.5，图中按 1.5 画出。') },
-  { params: { method: 'linear' }, look: L('linear: every wavelength grows by the factor (3 here, interleaved M-RoPE), the fastest pairs’ too, so neighbouring tokens are squeezed closer — why position interpolation needs fine-tuning.',
-    'linear：每个波长都乘以该因子（这里是交错式 M-RoPE 的 3），最快的通道对也一样，相邻词元被挤得更近——这就是位置插值需要微调的原因。') }],
+  tries: [{ params: { method: 'linear' }, look: L('linear: every wavelength grows 16 times, the fastest pairs’ too, so neighbouring tokens are squeezed closer — why position interpolation needs fine-tuning.',
+    'linear：每个波长都变为 16 倍，最快的通道对也一样，相邻词元被挤得更近——这就是位置插值需要微调的原因。') },
+  { params: { method: 'dynamic' }, look: L('dynamic NTK at 131072 tokens: the fastest pair is unchanged, the slowest wavelength grows 241 times (16² − 16 + 1), not 16.',
+    'dynamic NTK 在 131072 个词元处：最快的通道对不变，最慢的波长变为 241 倍（16² − 16 + 1），而不是 16 倍。') },
+  { params: { config: QWEN35, target: 1048576 }, look: L('Qwen3.5 9B, interleaved M-RoPE as in Qwen3-VL, 1M from 262144: the ratio is 4, drawn at 3 — the Qwen3-VL README says factor 2 or 3, not 4.',
+    'Qwen3.5 9B，与 Qwen3-VL 一样是交错式 M-RoPE，从 262144 到 1M：比值是 4，图中按 3 画出——Qwen3-VL 的 README 说因子用 2 或 3，而不是 4。') }],
   panels: () => [{ id: 'wavelengths', block: 'lines', height: 240, logY: true }],
   /** @param {Posenc} pe @param {P} p */
   compute(pe, { config, target, method }) {
@@ -55,13 +59,15 @@ export default {
     const wl = (/** @type {Float64Array} */ inv) => Float64Array.from(inv, (t) => 2 * Math.PI / t);
     return { trained, target, ratio, factor, interleaved, range: interleaved ? [ratio / 2, (3 * ratio) / 4] : null,
       pair: Float64Array.from({ length: before.inv_freq.length }, (_, i) => i), before: wl(before.inv_freq), after: wl(after.inv_freq),
-      attention: after.attention_scaling, source: r.source };
+      attention: after.attention_scaling, source: r.source, own: r.rope_type !== 'default' && r.params.factor ? { type: r.rope_type, factor: r.params.factor } : null };
   },
   /** @param {any} r @param {P} p */
   render(r, p) {
     const reasons = r.ratio <= 1
       ? [L(`The target ${r.target} is within the trained ${r.trained}: no scaling needed (factor 1).`, `目标 ${r.target} 没有超过训练长度 ${r.trained}：不需要缩放（因子 1）。`)]
       : [L(`target / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}.`, `目标长度 / original_max_position_embeddings = ${r.target} / ${r.trained} = ${fmt(r.ratio)}。`), WHY[p.method]];
+    if (r.own && r.own.factor !== r.factor) reasons.push(L(`This config.json’s own rope_scaling says ${r.own.type}, factor ${fmt(r.own.factor)}: its makers’ choice; drawn here: the rule above, factor ${fmt(r.factor)} with ${p.method}.`,
+      `这个 config.json 自己的 rope_scaling 写的是 ${r.own.type}、因子 ${fmt(r.own.factor)}：这是模型作者的选择；图中画的是上面的规则，用 ${p.method}、因子 ${fmt(r.factor)}。`));
     if (r.interleaved && r.ratio > 1) reasons.push(L(`Interleaved M-RoPE: Qwen3-VL’s README says factor 2 or 3, not 4, for 1M from 256K (position ids grow more slowly than the token count); read proportionally, ${fmt(r.range[0])}–${fmt(r.range[1])} here; drawn at ${fmt(r.factor)}.`,
       `交错式 M-RoPE：Qwen3-VL 的 README 说从 256K 到 1M 用 2 或 3 而不是 4（位置编号比词元数增长得慢）；按比例读，这里是 ${fmt(r.range[0])}–${fmt(r.range[1])}；图中按 ${fmt(r.factor)} 画出。`));
     return {
