@@ -28,7 +28,16 @@ function collisions(name) {
   for (const b of el.shadowRoot.querySelectorAll('[data-panel]')) {
     const sr = b.shadowRoot, id = b.dataset.panel;
     for (const e of sr.querySelectorAll('.caption, .axis, .bar span, .cats span, .legend span')) if (!e.closest('[hidden]')) dom(e, `${id} dom`);
-    if (b.tagName === 'PE-VEC2') { for (const t of sr.querySelectorAll('svg text')) dom(t, `${id} vector`); continue; }
+    if (b.tagName === 'PE-VEC2') {
+      for (const t of sr.querySelectorAll('svg text')) dom(t, `${id} vector`);
+      // no vector label on a hand's shaft (plane coordinates: k px per unit, y down), sampled from 15 % of its length out
+      const k = 150 / b.range;
+      for (const box of b.boxes) if (box?.text) for (const v of b.vectors) for (let s = 0.15; s <= 1.0001; s += 0.01) {
+        const x = v.x * k * s, y = -v.y * k * s;
+        if (x > box.x && x < box.x + box.w && y > box.y && y < box.y + box.h) { out.push(`${id}: "${box.text}" lies on the hand ${v.id}`); break; }
+      }
+      continue;
+    }
     const c = sr.querySelector('canvas'), r = c.getBoundingClientRect();
     const own = b.textBoxes().map((t) => ({ ...t, x: t.x + r.x, y: t.y + r.y, who: `${id} canvas` }));
     for (const t of own) if (t.x < r.x - 1 || t.y < r.y - 1 || t.x + t.w > r.right + 1 || t.y + t.h > r.bottom + 1) out.push(`${id}: "${t.text}" outside its canvas`);

@@ -9,7 +9,7 @@
 import { Base, shadow, define, theme, FONT, $ } from './base.js';
 
 /** A vector of the plane. @typedef {{ id: string, x: number, y: number, label: string, color?: string, draggable?: boolean, dashed?: boolean }} Vec */
-/** A label's box in plane coordinates. @typedef {{ x: number, y: number, w: number, h: number, text: string }} Box */
+/** A label's box in plane coordinates (leader: away from its tip, joined to it by a thin line). @typedef {{ x: number, y: number, w: number, h: number, text: string, leader?: boolean }} Box */
 import { wrapText } from './text.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -84,7 +84,9 @@ export class PeVec2 extends Base {
       el('path', { d: 'M0,0 L10,5 L0,10 z', fill: col }, m);
       const X = v.x * k, Y = -v.y * k;
       el('line', { x1: 0, y1: 0, x2: X, y2: Y, stroke: col, 'stroke-width': 2.2, 'marker-end': `url(#${id})`, 'stroke-dasharray': v.dashed ? '5 4' : '' });
-      const at = /** @type {Box} */ (spots[i]), t = el('text', { x: at.x, y: at.y + 10, fill: th.text(col), 'font-size': 13 });
+      const at = /** @type {Box} */ (spots[i]);
+      if (at.leader) { const [lx, ly] = leaderEnd(at, X, Y); el('line', { x1: X, y1: Y, x2: lx, y2: ly, stroke: col, 'stroke-width': 1, 'stroke-dasharray': '2 2', class: 'leader' }); }
+      const t = el('text', { x: at.x, y: at.y + 10, fill: th.text(col), 'font-size': 13 });
       t.textContent = v.label;
       if (v.draggable) {
         const h = el('circle', { cx: X, cy: Y, r: 9, fill: col, 'fill-opacity': 0.25, stroke: col, class: 'handle', tabindex: 0, role: 'slider',
@@ -126,6 +128,7 @@ export class PeVec2 extends Base {
       g.beginPath(); g.moveTo(X, Y); g.lineTo(hx - 5 * uy, hy + 5 * ux); g.lineTo(hx + 5 * uy, hy - 5 * ux); g.closePath(); g.fill();
       g.font = `13px ${FONT}`; g.textAlign = 'left'; g.textBaseline = 'alphabetic'; g.fillStyle = th.text(col);
       const at = /** @type {Box} */ (spots[i]); g.fillText(v.label, at.x, at.y + 10);
+      if (at.leader) { const [lx, ly] = leaderEnd(at, X, Y); g.strokeStyle = col; g.lineWidth = 1; g.setLineDash([2, 2]); g.beginPath(); g.moveTo(X, Y); g.lineTo(lx, ly); g.stroke(); g.setLineDash([]); }
     });
     g.restore();
   }
@@ -156,10 +159,20 @@ function labelSpots(vectors, k) {
       if (!placed.some((p) => p.x < b.x + b.w && b.x < p.x + p.w && p.y < b.y + b.h && b.y < p.y + p.h) && !crossesShaft(b)) { best = b; break search; }
       fallback ??= b;
     }
+    // no free spot by the tip (a crowd of hands): a free corner of the plane, outside the circle, nearest the tip first;
+    // the label then gets a leader line from the tip (drawn by render and paint)
+    if (!best && v.label) {
+      const corners = [[165 - w, -168], [-168, -168], [165 - w, 165 - H], [-168, 165 - H]].map(([x, y]) => ({ x, y, w, h: H, text: v.label, leader: true }))
+        .sort((a, b) => Math.hypot(a.x + w / 2 - X, a.y + H / 2 - Y) - Math.hypot(b.x + w / 2 - X, b.y + H / 2 - Y));
+      best = corners.find((b) => !placed.some((p) => p.x < b.x + b.w && b.x < p.x + p.w && p.y < b.y + b.h && b.y < p.y + p.h) && !crossesShaft(b)) ?? null;
+    }
     best ??= fallback;
     if (best) placed.push(best);
     return best;
   });
 }
+
+/** The point of a label's box nearest the tip (X, Y): where its leader line ends. @param {Box} b @param {number} X @param {number} Y */
+const leaderEnd = (b, X, Y) => [Math.min(b.x + b.w, Math.max(b.x, X)), Math.min(b.y + b.h, Math.max(b.y, Y))];
 
 define('pe-vec2', PeVec2);
