@@ -5,9 +5,8 @@
 import type { Posenc } from './posenc.js';
 import type { RopeAxesFromConfig, RopeAxis } from './config/axes.js';
 import type { RopeFromConfig } from './config/rope_from_config.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObj } from './config/checks.js';
+import type { Obj } from './config/checks.js';
 
 /** Top-level model types read per image axis only (no text model in the file). */
 const VISION_ONLY = /^(dinov3_?vit|pixtral|siglip2?(_vision_model)?)$/i;

@@ -8,9 +8,8 @@ import { ropeInvFreqOf } from '../rope.js';
 import { PosencError, show } from '../validate.js';
 import { configObject } from './read.js';
 import { visionRopeOf } from './vision_rope.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObj } from './checks.js';
+import type { Obj } from './checks.js';
 
 /** How an axis's position ids are formed from a token's place on the (t, h, w) or (h, w) patch grid (index i of n). */
 export type AxisPositionForm =

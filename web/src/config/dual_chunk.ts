@@ -4,6 +4,8 @@
 // forward_native) and vllm-project/vllm@006e0acbee67701b91189a2a254142977f853829
 // vllm/attention/backends/dual_chunk_flash_attn.py (_dual_chunk_flash_attn_prefill_func: which query copy meets which keys).
 import { PosencError, show } from '../validate.js';
+import { isObj, posInt, opt } from './checks.js';
+import type { Obj } from './checks.js';
 
 /** Pair kinds of {@link DualChunkDistances.kind}. */
 export const DCA_MASKED = 0, DCA_INTRA = 1, DCA_SUCCESSIVE = 2, DCA_INTER = 3;
@@ -56,14 +58,6 @@ export const MAX_POSITION = 2 ** 40;
 export interface DualChunk { chunk_size: number; local_size: number; original_max_position_embeddings: number | null; chunk_len: number;
   /** The key path it was read from. */
   source: string }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-function posInt(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new PosencError(`${path}: must be a positive integer (got ${show(v)})`);
-  return v;
-}
-const opt = <T>(v: unknown, f: (v: unknown) => T): T | null => (v === undefined || v === null ? null : f(v));
 
 /**
  * Qwen2.5-1M's `dual_chunk_attention_config` (vLLM's get_rope, vllm/model_executor/layers/rotary_embedding/__init__.py, builds

@@ -6,6 +6,8 @@ import { ALWAYS, KEYS, ropeTypeOf } from '../rope_config.js';
 import type { RopeType } from '../rope_config.js';
 import { PosencError, show } from '../validate.js';
 import { closest } from './suggest.js';
+import { isObj, posInt, finite, opt } from './checks.js';
+import type { Obj } from './checks.js';
 import { HF_DEFAULTS, INTERLEAVED, checkFamily, checkRopeType, ntkAlpha, readVariant } from './families.js';
 import { dualChunkOf } from './dual_chunk.js';
 import type { DualChunk } from './dual_chunk.js';
@@ -59,20 +61,6 @@ export interface ConfigPlan {
   dual_chunk: DualChunk | null;
   warnings: string[];
 }
-
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function posInt(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new PosencError(`${path}: must be a positive integer (got ${show(v)})`);
-  return v;
-}
-function finite(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new PosencError(`${path}: must be a finite number (got ${show(v)})`);
-  return v;
-}
-const opt = <T>(v: unknown, f: (v: unknown) => T): T | null => (v === undefined || v === null ? null : f(v));
 
 /** Position-related keys of a text config (for typo reports); real keys close to them are listed to avoid false alarms. */
 const POSITION_KEYS = ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct', 'rotary_emb_base',

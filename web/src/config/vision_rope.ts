@@ -1,21 +1,11 @@
 // The RoPE of a VLM's vision tower as the text-config reader reports it (`vision_rope` of ropeFromConfig; per-axis
 // detail: config/axes.ts): Pixtral's `vision_config` and the Qwen2-VL / Qwen2.5-VL / Qwen3-VL towers.
 import { PosencError, show } from '../validate.js';
+import { isObj, posInt, finite, opt } from './checks.js';
+import type { Obj } from './checks.js';
 
 /** A vision tower's 2-D RoPE: the variant (how the two axes share the frequencies), its dimension and base. */
 export interface VisionRope { variant: 'pixtral' | 'qwen2_vl'; rotary_dim: number; rope_theta: number; max_patches_per_side: number | null }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-function posInt(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new PosencError(`${path}: must be a positive integer (got ${show(v)})`);
-  return v;
-}
-function finite(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new PosencError(`${path}: must be a finite number (got ${show(v)})`);
-  return v;
-}
-const opt = <T>(v: unknown, f: (v: unknown) => T): T | null => (v === undefined || v === null ? null : f(v));
 
 /** Pixtral (`vision_config.model_type` 'pixtral': head_dim, rope_theta, image_size/patch_size) or Qwen-VL vision RoPE. */
 export function visionRopeOf(c: Obj, warnings: string[]): VisionRope | null {
