@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the llama.cpp differential-test harness (tests/llamacpp/harness.cpp) against llama.cpp's own sources, once,
+# Builds a llama.cpp differential-test harness (tests/llamacpp/harness.cpp, or the one named by $1: logits) against llama.cpp's own sources, once,
 # in a cache OUTSIDE the checkout ($POSENC_ENGINE_CACHE or ~/.cache/posenc-engines, as tests/engines/engines.mjs),
 # and prints the harness binary's path on stdout (progress goes to stderr).
 #
@@ -49,11 +49,13 @@ if [ ! -f "$OBJ/.lib-ready" ]; then
   log "compiled in $(cat "$OBJ/build-seconds") s"
 fi
 
-H=$ROOT/tests/llamacpp/harness.cpp
+NAME=${1:-harness}   # tests/llamacpp/<NAME>.cpp: harness (RoPE, hparams) or logits (tokenizer + forward pass)
+H=$ROOT/tests/llamacpp/$NAME.cpp
+[ -f "$H" ] || { log "no tests/llamacpp/$NAME.cpp"; exit 1; }
 SHA=$(sha256sum "$H" | cut -c1-16)
-BIN=$CACHE/harness-$SHA
+BIN=$CACHE/$NAME-$SHA
 if [ ! -x "$BIN" ]; then
-  log "building the harness"
+  log "building $NAME"
   g++ -std=c++17 $CFLAGS "$H" "$OBJ"/*.o -o "$BIN.tmp" -lpthread -ldl
   mv "$BIN.tmp" "$BIN"
 fi

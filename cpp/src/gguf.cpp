@@ -1,6 +1,7 @@
 // posenc — the GGUF header reader (see posenc/gguf.hpp for the layout, the checks and the caps).
 #include "posenc/gguf.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -28,7 +29,8 @@ std::size_t fixed_size(GgufType t) {
 
 class Reader {
  public:
-  Reader(const std::uint8_t* b, std::size_t n, std::uint64_t file_size) : b_(b), n_(n), size_(file_size) {}
+  Reader(const std::uint8_t* b, std::size_t n, std::uint64_t file_size, std::uint64_t max_items)
+      : b_(b), n_(n), size_(file_size), max_items_(max_items) {}
   std::uint64_t pos = 0;
   bool v1 = false;
 
@@ -127,7 +129,7 @@ class Reader {
     if (v.length > (size_ - pos) / least) {
       bad("array of " + std::to_string(v.length) + " " + gguf_type_name(v.elem) + " runs past the end of the file");
     }
-    v.skipped = !store || v.length > kGgufMaxItems;
+    v.skipped = !store || v.length > max_items_;
     if (v.skipped && sz) return skip(v.length * sz, "array");
     if (!v.skipped) v.items.reserve(static_cast<std::size_t>(v.length));  // ≤ kGgufMaxItems, each backed by bytes
     for (std::uint64_t k = 0; k < v.length; ++k) {
@@ -141,7 +143,7 @@ class Reader {
  private:
   const std::uint8_t* b_;
   std::size_t n_;
-  std::uint64_t size_;
+  std::uint64_t size_, max_items_;
 };
 
 GgufHeader parse(Reader& r) {
@@ -217,10 +219,10 @@ const char* gguf_type_name(GgufType t) {
   return k < 13 ? names[k] : "unknown";
 }
 
-GgufRead gguf_read_header(const std::uint8_t* bytes, std::size_t n, std::uint64_t file_size) {
+GgufRead gguf_read_header(const std::uint8_t* bytes, std::size_t n, std::uint64_t file_size, std::uint64_t max_items) {
   if (n > file_size) fail("bytes", "window of " + std::to_string(n) + " bytes is larger than the file (" + std::to_string(file_size) + ")");
   if (!bytes && n) fail("bytes", "null");
-  Reader r(bytes, n, file_size);
+  Reader r(bytes, n, file_size, std::min(max_items, kGgufMaxVocab));
   GgufRead out;
   try {
     out.header = parse(r);

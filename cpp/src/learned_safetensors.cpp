@@ -302,4 +302,12 @@ Table table_from_safetensors(const std::uint8_t* bytes, std::size_t n, const std
   return detail::read_table(bytes + ds + e.begin, e.info.shape[0], e.info.shape[1], dtype_size(e.info.dtype), e.info.dtype == "BF16",
                     "safetensors");
 }
+
+std::vector<SafetensorsSpan> safetensors_spans(const std::uint8_t* bytes, std::size_t n) {
+  std::size_t ds = 0;
+  auto entries = st_entries(bytes, n, n, ds);
+  std::vector<SafetensorsSpan> out;
+  for (auto& e : entries) out.push_back({std::move(e.info), ds + e.begin, ds + e.end});
+  return out;
+}
 }  // namespace posenc

@@ -29,7 +29,7 @@ const CONFIG_READERS = new Set(['ropeFromConfig', 'ropeAxesFromConfig', 'ropeAxe
 // the arity the runner shapes calls to (ropeFromConfig's options are optional, so its .length is 1).
 const ARITY = { ropeFromConfig: 2, ropeAxesFromConfig: 2, ropeAxesTables: 2, compareRope: 3 };
 const arityOf = (pe, m) => ARITY[m] ?? pe[m].length;
-const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader', 'ropeEngines']);  // return Promises: awaited
+const ASYNC_READERS = new Set(['ropeFromGGUF', 'ggufHeader', 'ropeEngines', 'loadModel']);  // return Promises: awaited
 const DEFECTS = ['other_exception', 'wasm_trap', 'hang', 'worker_crash', 'nonfinite_from_finite', 'unknown_key_accepted', 'unusable'];
 const BATCH = 500;  // calls generated per fast-check sample; call i is reproducible from (seed, i)
 
@@ -240,6 +240,7 @@ function discoverKeys(pe, methods, PosencError, words) {
     // the asynchronous GGUF readers take a source (bytes here) first
     if (ASYNC_READERS.has(m)) {
       found[m] = m === 'ropeFromGGUF' ? { keys: ['seq_len'], base: [ggufBytes(), {}], ok: true }
+        : m === 'loadModel' ? { keys: ['trained_context'], base: [tinyModel(), {}], ok: true }
         : m === 'ropeEngines' ? { keys: ['seq_len', 'n_ctx', 'max_model_len'], base: [{ model_type: 'llama', head_dim: 8, rope_theta: 10000, max_position_embeddings: 64 }, {}], ok: true }
           : { keys: [], base: [], ok: false };
       continue;
@@ -362,6 +363,8 @@ function show(v, depth = 0) {
 
 const npyBytes = () => npyFile('<f4', [2, 3], new Float32Array([0.5, -1, 2, 3, 4, 5]));
 // A llama GGUF with the rope keys and a rope_freqs tensor (tests/js/gguf-writer.mjs).
+// a Llama model of 1 layer, embedding 8, vocabulary 16 (the model fuzz target's seed, tests/fuzz/corpus/model)
+const tinyModel = () => new Uint8Array(readFileSync(new URL('corpus/model/tiny-llama.gguf', import.meta.url)));
 const ggufBytes = () => ggufFile({ kv: [['general.architecture', G.str, 'llama'], ['llama.embedding_length', G.u32, 64],
   ['llama.attention.head_count', G.u32, 4], ['llama.context_length', G.u32, 4096], ['llama.rope.freq_base', G.f32, 500000],
   ['llama.rope.scaling.type', G.str, 'yarn'], ['llama.rope.scaling.factor', G.f32, 4], ['llama.rope.scaling.original_context_length', G.u32, 1024]],

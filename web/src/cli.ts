@@ -11,6 +11,7 @@ import type { RopeFromGGUF } from './gguf_rope.js';
 import type { EngineCell, RopeEngines } from './rope_engines.js';
 import { figureMain, FIGURE_USAGE } from './cli-figure.js';
 import { siteMain, SITE_USAGE } from './cli-site.js';
+import { evalMain, EVAL_USAGE } from './cli-eval.js';
 import { axesSummary, configKind, dualChunkLines, dualChunkReach, gridOf, wavelengths } from './cli-axes.js';
 import type { RopeAxesFromConfig } from './config/axes.js';
 
@@ -38,6 +39,8 @@ const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
 exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files
 
 ${FIGURE_USAGE}
+
+${EVAL_USAGE}
 
 ${SITE_USAGE}`;
 
@@ -204,6 +207,7 @@ const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeIn
 export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   if (argv[0] === 'figure') return figureMain(argv.slice(1), out, err);
   if (argv[0] === 'site') return siteMain(argv.slice(1), out, err);
+  if (argv[0] === 'eval') return evalMain(argv.slice(1), out, err);
   let args;
   try {
     args = parseArgs(argv);

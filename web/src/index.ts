@@ -55,6 +55,8 @@ export type * from './gguf.js';
 export type * from './rope_engines.js';
 export type * from './rope_axes.js';
 export type * from './research.js';
+export type * from './model.js';
+export { LanguageModel, lossByPosition } from './model.js';
 export type { RopeScalingParams, RopeType } from './rope_config.js';
 export type { PosencGpu, GpuMode, GpuResult, Calibration, GpuWorkload, SweepOptions, GpuCall, Control, WebGpuEntry } from './gpu/index.js';
 

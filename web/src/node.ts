@@ -4,6 +4,7 @@ import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setGgufPathOpener } from './gguf_source.js';
+import { setModelPathReader } from './model_source.js';
 import { PosencError } from './validate.js';
 import { checkOptions, load } from './load.js';
 import { compiledModule } from './wasm.js';
@@ -16,6 +17,7 @@ export * from './index.js';
 
 // pe.ropeFromGGUF / pe.ggufHeader take a path here: the file is opened read-only and read in windows.
 setGgufPathOpener((path) => open(path, 'r'));
+setModelPathReader((path) => readFile(path));
 
 /** @internal The read error's text, for a file at `url`: which permission to grant where the runtime refused (Deno). */
 export function readFailure(url: string, e: { message?: string; code?: string; name?: string }): string {

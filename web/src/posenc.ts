@@ -9,6 +9,7 @@ import { DecayApi } from './decay.js';
 import { EngineApi } from './engine.js';
 import { GgufApi } from './gguf.js';
 import { LearnedApi } from './learned.js';
+import { ModelApi } from './model.js';
 import { MropeApi } from './mrope.js';
 import { RelativeApi } from './relative.js';
 import { ResearchApi } from './research.js';
@@ -20,11 +21,11 @@ import { SinusoidalApi } from './sinusoidal.js';
 import { XposApi } from './xpos.js';
 
 const FAMILIES = [RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi, XposApi, MropeApi,
-  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi];
+  AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi, ModelApi];
 
 /** The posenc API, bound to one loaded WebAssembly instance. Obtain it with {@link init}. */
 export interface Posenc extends RopeApi, RopeScalingApi, SinusoidalApi, AbsoluteApi, LearnedApi, RelativeApi, AlibiApi,
-  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi {}
+  XposApi, MropeApi, AttentionApi, EngineApi, DecayApi, GgufApi, CompareApi, RopeEnginesApi, RopeAxesApi, ResearchApi, ModelApi {}
 export class Posenc extends Core {
   /**
    * Asynchronous WebGPU twins of the large computations (sweeps, tables, attention scores), each resolving to

@@ -128,6 +128,14 @@ export interface RawModule {
   ropeDecayBound(invFreq: Address, nInv: number, count: number, out: Address): Raw<undefined>;
   envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
+  // cpp/bindings/model.cpp (web/src/model.ts types the results)
+  lmFromGguf(bytes: Address, n: number): Raw<unknown>;
+  lmFromSafetensors(bytes: Address, n: number, hparams: Record<string, number>): Raw<unknown>;
+  lmFree(handle: number): undefined;
+  lmSession(model: number, invFreq: Float64Array, o: Record<string, number | boolean>): Raw<number>;
+  lmFeed(session: number, ids: Address, n: number, targets: Address, nll: Address, hit: Address, logits: Address): Raw<undefined>;
+  lmProbe(session: number): Raw<{ rows: Float32Array; far: Float64Array; near: Float64Array; queries: number; n_past: number }>;
+  lmSessionFree(session: number): undefined;
   buildInfo(): { arch: string; lanes: number; threads: number };
   memoryBytes(): number;
 }

@@ -33,6 +33,7 @@ namespace posenc {
 inline constexpr std::uint64_t kGgufMaxHeader = 1ULL << 28;   ///< header bytes (256 MiB; tokenizers take ~20 MB)
 inline constexpr std::uint64_t kGgufMaxCount = 1ULL << 20;    ///< key–values, tensors
 inline constexpr std::uint64_t kGgufMaxItems = 4096;          ///< array elements materialised (longer: skipped)
+inline constexpr std::uint64_t kGgufMaxVocab = 1ULL << 18;    ///< the model loader's max_items: vocabularies ≤ 262144
 inline constexpr std::uint64_t kGgufMaxString = 1ULL << 20;   ///< string bytes materialised (longer: skipped)
 inline constexpr std::uint64_t kGgufMaxKey = 65535;           ///< key bytes (docs/gguf.md)
 inline constexpr int kGgufMaxDepth = 4;                       ///< nested arrays
@@ -80,7 +81,10 @@ struct GgufRead {
 };
 
 /// Reads the header from the first n bytes of a file of file_size bytes (n ≤ file_size). Throws Error (`gguf: …`).
-GgufRead gguf_read_header(const std::uint8_t* bytes, std::size_t n, std::uint64_t file_size);
+/// Arrays of up to max_items elements are materialised (the model loader raises it to kGgufMaxVocab to read a
+/// tokenizer's vocabulary; strings stay capped at kGgufMaxString bytes).
+GgufRead gguf_read_header(const std::uint8_t* bytes, std::size_t n, std::uint64_t file_size,
+                          std::uint64_t max_items = kGgufMaxItems);
 
 /// count elements of ggml type F32 (0), F16 (1) or BF16 (30) from their little-endian bytes (n ≥ count · size).
 std::vector<double> gguf_tensor_values(const std::uint8_t* bytes, std::size_t n, std::uint32_t type, std::uint64_t count);

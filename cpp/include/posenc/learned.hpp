@@ -73,6 +73,14 @@ std::vector<SafetensorsInfo> safetensors_list(const std::uint8_t* bytes, std::si
 /// The 2-D tensor `name` (empty: the only tensor) as a float32 table. Throws Error.
 Table table_from_safetensors(const std::uint8_t* bytes, std::size_t n, const std::string& name);
 
+/// Every tensor of a whole .safetensors file with its data's bytes [begin, end) counted from the file's first byte,
+/// after the same header checks as safetensors_list (the model loader reads its weights through this).
+struct SafetensorsSpan {
+  SafetensorsInfo info;
+  std::uint64_t begin = 0, end = 0;
+};
+std::vector<SafetensorsSpan> safetensors_spans(const std::uint8_t* bytes, std::size_t n);
+
 /// Checks a [rows, cols] table (rows in [1, 2^20], cols in [1, 8192], size == rows·cols). Throws Error.
 void table_check(int rows, int cols, std::size_t size);
 

@@ -1,0 +1,219 @@
+// posenc — the Llama family's builder: the forward pass of one chunk of tokens (conventions in posenc/model.hpp).
+// Per layer: h = RMSNorm(x)·g; q, k, v = h·Wq, h·Wk, h·Wv; RoPE on q and k (and ReRoPE's second pair); keys and values
+// appended to the cache, transposed; causal grouped-query attention, one query row at a time over all cached keys;
+// x += attn·Wo; x += (silu(h·Wgate) ⊙ h·Wup)·Wdown with h = RMSNorm(x)·g. Then RMSNorm and the output head, in blocks
+// of rows, each row reduced at once to its loss and top-1 hit. As transformers' LlamaForCausalLM (modeling_llama.py)
+// and llama.cpp's llm_build_llama compute it.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "model_kernels.hpp"
+#include "parallel.hpp"
+#include "posenc/error.hpp"
+#include "posenc/model.hpp"
+
+namespace posenc {
+using detail::fail;
+namespace lm = detail::lm;
+
+LmSession::LmSession(std::shared_ptr<const LmModel> model, LmRope rope, int capacity, LmProbe probe)
+    : m_(std::move(model)), rope_(std::move(rope)), probe_(probe), cap_(capacity) {
+  if (!m_) fail("model", "null");
+  const LmHparams& hp = m_->hp;
+  detail::require_int_range("capacity", capacity, 1, kLmMaxContext);
+  if (rope_.inv_freq.size() != std::size_t(hp.rotary_dim / 2)) {
+    fail("inv_freq", "must hold rotary_dim / 2 = " + std::to_string(hp.rotary_dim / 2) + " frequencies (got " +
+                         std::to_string(rope_.inv_freq.size()) + ")");
+  }
+  for (double f : rope_.inv_freq)
+    if (!(std::isfinite(f) && f >= 0 && f <= 1e6)) fail("inv_freq", "entries must be finite in [0, 1e6] (got " + detail::format_number(f) + ")");
+  if (!(std::isfinite(rope_.attention_factor) && rope_.attention_factor > 0 && rope_.attention_factor <= 100))
+    fail("attention_factor", "must be in (0, 100] (got " + detail::format_number(rope_.attention_factor) + ")");
+  detail::require_int_range("rerope_window", rope_.rerope_window, 0, kLmMaxContext);
+  if (!(rope_.rerope_leaky >= 0 && rope_.rerope_leaky < 1))
+    fail("rerope_leaky", "must be in [0, 1) (got " + detail::format_number(rope_.rerope_leaky) + ")");
+  if (!(rope_.logn_base == 0 || (std::isfinite(rope_.logn_base) && rope_.logn_base >= 2 && rope_.logn_base <= 1e9)))
+    fail("logn_base", "must be 0 (off) or in [2, 1e9] (got " + detail::format_number(rope_.logn_base) + ")");
+  if (!(std::isfinite(rope_.position_offset) && std::fabs(rope_.position_offset) <= 1e9))
+    fail("position_offset", "must be finite with |offset| ≤ 1e9 (got " + detail::format_number(rope_.position_offset) + ")");
+  if (probe_.layer >= 0) {
+    detail::require_int_range("probe.layer", probe_.layer, 0, hp.n_layer - 1);
+    detail::require_int_range("probe.head", probe_.head, 0, hp.n_head - 1);
+    detail::require_int_range("probe.row_end", probe_.row_end, 0, capacity);
+    detail::require_int_range("probe.row_begin", probe_.row_begin, 0, probe_.row_end);
+    if (1LL * (probe_.row_end - probe_.row_begin) * probe_.row_end > (1LL << 24))
+      fail("probe", "rows × keys must be ≤ 2^24 floats (got " + std::to_string(1LL * (probe_.row_end - probe_.row_begin) * probe_.row_end) + ")");
+    rows_.assign(std::size_t(probe_.row_end - probe_.row_begin) * probe_.row_end, 0.f);
+  }
+  detail::require_int_range("probe.gauge_end", probe_.gauge_end, 0, capacity);
+  detail::require_int_range("probe.gauge_begin", probe_.gauge_begin, 0, std::max(probe_.gauge_end, 0));
+  detail::require_int_range("probe.far", probe_.far, 1, kLmMaxContext);
+  detail::require_int_range("probe.near", probe_.near, 1, kLmMaxContext);
+  const std::size_t kv = std::size_t(hp.n_layer) * hp.n_head_kv * hp.head_dim * cap_;
+  kt_.assign(kv, 0.f);
+  vt_.assign(kv, 0.f);
+  if (rope_.rerope_window > 0) k2t_.assign(kv, 0.f);
+  far_.assign(std::size_t(hp.n_layer) * hp.n_head, 0.0);
+  near_.assign(far_.size(), 0.0);
+}
+
+struct LlamaBuilder {
+  LmSession& s;
+  const LmModel& m;
+  const LmHparams& hp;
+
+  // Rotates head vectors x (n_heads × head_dim at stride head_dim) by angle·inv_freq per pair.
+  void rotate(float* x, int n_heads, double pos, double mult) const {
+    const int R = hp.rotary_dim, D = hp.head_dim, half = R / 2;
+    for (int i = 0; i < half; ++i) {
+      const double a = pos * s.rope_.inv_freq[i];
+      const float c = static_cast<float>(std::cos(a) * mult), sn = static_cast<float>(std::sin(a) * mult);
+      const int i0 = s.rope_.interleaved ? 2 * i : i, i1 = s.rope_.interleaved ? 2 * i + 1 : i + half;
+      for (int h = 0; h < n_heads; ++h) {
+        float* v = x + std::size_t(h) * D;
+        const float x0 = v[i0], x1 = v[i1];
+        v[i0] = x0 * c - x1 * sn;
+        v[i1] = x0 * sn + x1 * c;
+      }
+    }
+    if (mult != 1.0)
+      for (int h = 0; h < n_heads; ++h)
+        for (int d = R; d < D; ++d) x[std::size_t(h) * D + d] *= static_cast<float>(mult);
+  }
+
+  void run(const int* ids, int n, const int* targets, float* nll, std::uint8_t* hit, float* last_logits) {
+    const int E = hp.n_embd, H = hp.n_head, KV = hp.n_head_kv, D = hp.head_dim, F = hp.n_ff, V = hp.n_vocab;
+    const int Q = H * D, K = KV * D, past = s.n_past_, cap = s.cap_;
+    const LmRope& rp = s.rope_;  // the cache's columns past n_past_ are overwritten by the next feed if this one throws
+    const bool rerope = rp.rerope_window > 0;
+    std::vector<float> x(std::size_t(n) * E), h(x.size()), q(std::size_t(n) * Q), k(std::size_t(n) * K), v(k.size()),
+        att(q.size()), q2(rerope ? q.size() : 0), k2(rerope ? k.size() : 0), g(std::size_t(n) * F), u(g.size());
+    for (int t = 0; t < n; ++t) std::copy_n(m.tok_embd.data() + std::size_t(ids[t]) * E, E, x.data() + std::size_t(t) * E);
+    const float inv_sqrt_d = static_cast<float>(1.0 / std::sqrt(double(D)));
+    const double af = rp.attention_factor;
+    for (int il = 0; il < hp.n_layer; ++il) {
+      const LmLayer& L = m.layers[il];
+      lm::rmsnorm(x.data(), n, E, L.attn_norm.data(), hp.rms_eps, h.data());
+      lm::matmul(h.data(), n, E, L.wq.data(), Q, q.data(), false);
+      lm::matmul(h.data(), n, E, L.wk.data(), K, k.data(), false);
+      lm::matmul(h.data(), n, E, L.wv.data(), K, v.data(), false);
+      const std::size_t layer_off = std::size_t(il) * KV * D * cap;
+      for (int t = 0; t < n; ++t) {
+        const double p = past + t + rp.position_offset;
+        const double logn = rp.logn_base > 0 ? std::max(1.0, std::log(past + t + 1.0) / std::log(rp.logn_base)) : 1.0;
+        float* qt = q.data() + std::size_t(t) * Q;
+        float* kt = k.data() + std::size_t(t) * K;
+        if (rerope) {
+          std::copy_n(qt, Q, q2.data() + std::size_t(t) * Q);
+          std::copy_n(kt, K, k2.data() + std::size_t(t) * K);
+          const double w = rp.rerope_window, lk = rp.rerope_leaky;
+          rotate(q2.data() + std::size_t(t) * Q, H, w * (1 - lk) + p * lk, af * logn * inv_sqrt_d);
+          rotate(k2.data() + std::size_t(t) * K, KV, p * lk, af);
+        }
+        rotate(qt, H, p, af * logn * inv_sqrt_d);  // the score's 1/√d folded into q
+        rotate(kt, KV, p, af);
+        for (int c = 0; c < K; ++c) {
+          const std::size_t at = layer_off + std::size_t(c) * cap + past + t;  // [kv head][d] = c, column = token
+          s.kt_[at] = kt[c];
+          s.vt_[at] = v[std::size_t(t) * K + c];
+          if (rerope) s.k2t_[at] = k2[std::size_t(t) * K + c];
+        }
+      }
+      attention(il, n, q.data(), q2.data(), att.data());
+      lm::matmul(att.data(), n, Q, L.wo.data(), E, x.data(), true);
+      lm::rmsnorm(x.data(), n, E, L.ffn_norm.data(), hp.rms_eps, h.data());
+      lm::matmul(h.data(), n, E, L.w_gate.data(), F, g.data(), false);
+      lm::matmul(h.data(), n, E, L.w_up.data(), F, u.data(), false);
+      for (std::size_t c = 0; c < g.size(); ++c) g[c] = g[c] / (1.f + std::exp(-g[c])) * u[c];
+      lm::matmul(g.data(), n, F, L.w_down.data(), E, x.data(), true);
+    }
+    lm::rmsnorm(x.data(), n, E, m.out_norm.data(), hp.rms_eps, h.data());
+    constexpr int kRows = 16;
+    detail::parallel_for(std::size_t(n), kRows, 2 * kRows, [&](std::size_t b, std::size_t e) {
+      std::vector<float> logits(std::size_t(kRows) * V);
+      for (std::size_t t0 = b; t0 < e; t0 += kRows) {
+        const int rows = static_cast<int>(std::min<std::size_t>(kRows, e - t0));
+        lm::matmul(h.data() + t0 * E, rows, E, m.output.data(), V, logits.data(), false);
+        for (int r = 0; r < rows; ++r) {
+          const std::size_t t = t0 + r;
+          const float* l = logits.data() + std::size_t(r) * V;
+          for (int c = 0; c < V; ++c)
+            if (!std::isfinite(l[c])) {
+              fail("model", "the forward pass overflowed float32 at token " + std::to_string(past + int(t)) +
+                                " (logit " + std::to_string(c) + " is " + detail::format_number(l[c]) + "): the weights are too large");
+            }
+          if (last_logits && t == std::size_t(n) - 1) std::copy_n(l, V, last_logits);
+          const int target = targets ? targets[t] : -1;
+          if (nll) nll[t] = std::numeric_limits<float>::quiet_NaN();
+          if (hit) hit[t] = 0;
+          if (target < 0) continue;
+          int best = 0;
+          for (int c = 1; c < V; ++c)
+            if (l[c] > l[best]) best = c;
+          double sum = 0;
+          for (int c = 0; c < V; ++c) sum += std::exp(double(l[c]) - l[best]);
+          const float loss = static_cast<float>(std::log(sum) + l[best] - l[target]);
+          if (!std::isfinite(loss)) fail("model", "the loss at token " + std::to_string(past + int(t)) + " overflows float32: the weights are too large");
+          if (nll) nll[t] = loss;
+          if (hit) hit[t] = best == target;
+        }
+      }
+    });
+    s.n_past_ += n;
+  }
+
+  // Attention of the chunk's n query rows (token indices past … past + n − 1) over every cached key ≤ each query.
+  void attention(int il, int n, const float* q, const float* q2, float* out) {
+    const int H = hp.n_head, KV = hp.n_head_kv, D = hp.head_dim, Q = H * D, past = s.n_past_, cap = s.cap_;
+    const int group = H / KV, w = s.rope_.rerope_window;
+    const LmProbe& pr = s.probe_;
+    const std::size_t layer_off = std::size_t(il) * KV * D * cap;
+    std::vector<double> far(std::size_t(n) * H, 0.0), near(far.size(), 0.0);
+    detail::parallel_for(std::size_t(n) * H, 1, 64, [&](std::size_t b, std::size_t e) {
+      std::vector<float> p(static_cast<std::size_t>(cap));
+      for (std::size_t th = b; th < e; ++th) {
+        const int t = static_cast<int>(th / H), hh = static_cast<int>(th % H), i = past + t;
+        const std::size_t kv_off = layer_off + std::size_t(hh / group) * D * cap;
+        const int split = w > 0 ? std::max(0, i - w + 1) : 0;  // keys j < split are ≥ w away: ReRoPE's second score
+        lm::scores(q + std::size_t(t) * Q + std::size_t(hh) * D, D, s.kt_.data() + kv_off, cap, split, i + 1, p.data());
+        if (split > 0) lm::scores(q2 + std::size_t(t) * Q + std::size_t(hh) * D, D, s.k2t_.data() + kv_off, cap, 0, split, p.data());
+        lm::softmax(p.data(), i + 1);
+        lm::weighted_sum(p.data(), i + 1, s.vt_.data() + kv_off, cap, D, out + std::size_t(t) * Q + std::size_t(hh) * D);
+        if (il == pr.layer && hh == pr.head && i >= pr.row_begin && i < pr.row_end)
+          std::copy_n(p.data(), std::min(i + 1, pr.row_end), s.rows_.data() + std::size_t(i - pr.row_begin) * pr.row_end);
+        if (i >= pr.gauge_begin && i < pr.gauge_end) {
+          double f = 0, nr = 0;
+          for (int j = 0; j <= i - pr.far; ++j) f += p[j];
+          for (int j = std::max(0, i - pr.near + 1); j <= i; ++j) nr += p[j];
+          far[th] = f;
+          near[th] = nr;
+        }
+      }
+    });
+    for (int t = 0; t < n; ++t)
+      for (int hh = 0; hh < H; ++hh) {
+        s.far_[std::size_t(il) * H + hh] += far[std::size_t(t) * H + hh];
+        s.near_[std::size_t(il) * H + hh] += near[std::size_t(t) * H + hh];
+      }
+  }
+};
+
+void LmSession::feed(const int* ids, int n, const int* targets, float* nll, std::uint8_t* hit, float* last_logits) {
+  detail::require_int_range("n", n, 1, kLmMaxChunk);
+  if (n > cap_ - n_past_) {
+    fail("ids", "the session holds " + std::to_string(n_past_) + " of its " + std::to_string(cap_) + " positions; " +
+                    std::to_string(n) + " more do not fit (capacity)");
+  }
+  const int V = m_->hp.n_vocab;
+  for (int t = 0; t < n; ++t) {
+    if (ids[t] < 0 || ids[t] >= V) fail("ids", "token id " + std::to_string(ids[t]) + " at " + std::to_string(t) + " is outside the vocabulary [0, " + std::to_string(V) + ")");
+    if (targets && (targets[t] < -1 || targets[t] >= V))
+      fail("targets", "token id " + std::to_string(targets[t]) + " at " + std::to_string(t) + " is outside [−1, " + std::to_string(V) + ")");
+  }
+  for (int t = 0; t < n; ++t)
+    if (n_past_ + t >= probe_.gauge_begin && n_past_ + t < probe_.gauge_end) ++gauge_count_;
+  LlamaBuilder{*this, *m_, m_->hp}.run(ids, n, targets, nll, hit, last_logits);
+}
+}  // namespace posenc
