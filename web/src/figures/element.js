@@ -370,12 +370,19 @@ export class PosencFigure extends Base {
   /**
    * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
    * columns `panel,series,row,col,x,value,band_min,band_max`: `value` is a heatmap cell or the curve drawn as a line;
-   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`.
+   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`. Each
+   * read-out is a comment line, `# read-out <id> (<label>): <value>`, its value at full precision.
    * @returns {string}
    */
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    return figureCSV(this._last, (id) => /** @type {Block} */ (this._blocks.get(id)));
+    // the read-outs as drawn, at full precision (a figure whose control moves only a read-out, e.g. yarn-attention's
+    // factor, changes its CSV too)
+    const readouts = [...(/** @type {ShadowRoot} */ (this.shadowRoot)).querySelectorAll('.readouts p')].map((para) => {
+      const o = /** @type {HTMLOutputElement} */ (para.querySelector('output'));
+      return { id: o.dataset.id ?? '', label: (para.firstChild?.textContent ?? '').replace(/[:：]\s*$/, ''), value: o.dataset.value ?? o.textContent ?? '' };
+    });
+    return figureCSV({ ...this._last, readouts }, (id) => /** @type {Block} */ (this._blocks.get(id)));
   }
 
   /**
