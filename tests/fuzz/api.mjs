@@ -433,7 +433,7 @@ async function work() {
     // One made-up key added to a successful call's options must be refused.
     const last = args[args.length - 1];
     // (A config.json passed alone is not an options object: keys that do not affect positions are ignored by design.)
-    const openObject = CONFIG_READERS.has(c.method) && args.length === 1;
+    const openObject = (CONFIG_READERS.has(c.method) || c.method === 'ropeEngines') && args.length === 1;
     if (category === 'result' && !openObject && arityOf(pe, c.method) > 0 && last && typeof last === 'object' && !ArrayBuffer.isView(last) && !Array.isArray(last)) {
       const typo = `${Object.keys(last)[0] ?? 'option'}_x`;
       try {
