@@ -1,24 +1,17 @@
-// Copies the built explainer (build/site) into the package as dist/site (served by `npx posenc site`), without
-// shipping a file twice: a site asset with the same bytes as a file of dist/ (the .wasm builds, figures-standalone.js)
-// is left out and named in dist/site/links.json ({ "assets/<hashed name>": "../<file in dist>" }), which the server
-// (web/src/cli-site.ts) follows. figures-standalone.js is not in the tarball (package.json "files"): its one copy is the
-// string export `standaloneText` of ../widget.js, named "../widget.js#standaloneText". Fonts: an @font-face that lists a woff2 file keeps only that one (the .woff and .ttf
-// fallbacks hold the same glyphs for browsers older than any that runs the explainer's wasm SIMD), and the fallback
-// files go: KaTeX's 60 font files become 20 (−0.8 MB unpacked, −0.5 MB in the tarball).
-import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Copies the built explainer (build/site) into the package as dist/site: a static folder that any static host serves
+// as it is (copied alone, at a site's root or under a sub-path; also served by `npx posenc site`). It is self-contained:
+// the hashed .wasm builds and figures-standalone.js it loads are its own files in dist/site/assets, the same bytes as
+// dist/posenc-simd.wasm, dist/posenc-scalar.wasm and widget.js's standaloneText (the tarball's one deliberate repeat:
+// a folder that only a server of our own could complete was a 404 on every other host). Fonts: an @font-face that
+// lists a woff2 file keeps only that one (the .woff and .ttf fallbacks hold the same glyphs for browsers older than any
+// that runs the explainer's wasm SIMD), and the fallback files go: KaTeX's 60 font files become 20 (−0.8 MB unpacked,
+// −0.5 MB in the tarball).
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname, dist = join(root, 'dist'), site = join(dist, 'site');
-const hash = (p) => createHash('sha256').update(readFileSync(p)).digest('hex');
 rmSync(site, { recursive: true, force: true });
 cpSync(join(root, 'build/site'), site, { recursive: true });
-const own = new Map(readdirSync(dist).filter((f) => statSync(join(dist, f)).isFile()).map((f) => [hash(join(dist, f)), f]));
-const links = {};
-for (const f of readdirSync(join(site, 'assets'))) {
-  const same = own.get(hash(join(site, 'assets', f)));
-  if (same) { links[`assets/${f}`] = same === 'figures-standalone.js' ? '../widget.js#standaloneText' : `../${same}`; rmSync(join(site, 'assets', f)); }
-}
 // `src: url(a.woff2) format("woff2"), url(a.woff) format("woff"), url(a.ttf) format("truetype")` → the woff2 only
 const dropped = new Set();
 for (const f of readdirSync(join(site, 'assets')).filter((x) => x.endsWith('.css'))) {
@@ -36,5 +29,4 @@ for (const f of readdirSync(join(site, 'assets')).filter((x) => x.endsWith('.css
 const texts = readdirSync(site, { recursive: true }).filter((f) => /\.(?:html|css|js|json)$/.test(f)).map((f) => readFileSync(join(site, f), 'utf8'));
 const gone = [...dropped].filter((f) => f && !texts.some((t) => t.includes(f)));
 for (const f of gone) rmSync(join(site, 'assets', f));
-writeFileSync(join(site, 'links.json'), `${JSON.stringify(links, null, 2)}\n`);
-console.log(`[build] dist/site: ${Object.keys(links).length} assets shared with dist/ (${Object.values(links).join(', ')}); ${gone.length} font fallbacks left out (woff2 kept)`);
+console.log(`[build] dist/site: self-contained (${readdirSync(join(site, 'assets')).filter((f) => f.endsWith('.wasm')).join(', ')}); ${gone.length} font fallbacks left out (woff2 kept)`);

@@ -78,6 +78,13 @@ void sinusoidal_table(const double* positions, std::size_t n_positions, int d, d
                       SinusoidalLayout layout, float* out) {
   detail::require_int_range("d", d, 1, kMaxHeadDim);
   detail::require_finite_positive("base", base);
+  // ω_i = base^(−2i/d), i < ⌈d/2⌉: a base below 1 makes the last one the largest; it must stay ≤ 1e298 so that every
+  // angle pos·ω is finite (5e-324 gave ω = +∞: sin, cos of ±∞ and 0·∞ are NaN).
+  const int top = 2 * ((d + 1) / 2 - 1);
+  if (-double(top) / d * std::log(base) > std::log(1e298)) {
+    detail::fail("base", "the largest frequency base^(-" + std::to_string(top) + "/" + std::to_string(d) +
+                             ") must be <= 1e298 (got base " + detail::format_number(base) + " with d " + std::to_string(d) + ")");
+  }
   detail::require_int_range("n_positions", static_cast<long long>(n_positions), 0, kMaxSeqLen);
   detail::require_output_cap("n_positions*d", static_cast<long long>(n_positions) * d);
   if (layout != SinusoidalLayout::interleaved && layout != SinusoidalLayout::concatenated)

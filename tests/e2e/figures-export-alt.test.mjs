@@ -54,6 +54,13 @@ test('toPNG({ width: 680 }), alt text in the PNG and the SVG', async () => {
     assert.ok(r.alt.includes(readout), `the alt text holds the read-out ${readout}: ${r.alt}`);
     assert.deepEqual(itxt(col), { Title: 'RoPE’s long-range decay', Description: r.alt });
     assert.match(r.svg, /^<svg [^>]*role="img"><title>RoPE’s long-range decay<\/title><desc>RoPE’s long-range decay\./);
+    // the image's line under the title says what it shows: the parameters drawn, not the defaults' takeaway
+    // ("with base 10000 and d = 512 … (marked)", above a base-500000 plot with no mark)
+    for (const svg of [r.svg, r.svg390]) {
+      const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+      assert.equal(texts[1], 'Drawn with base = 500000.');
+      assert.ok(!texts.some((x) => /base 10000|\(marked\)/.test(x)), texts.slice(0, 4).join(' | '));
+    }
     assert.match(r.bad, /^width: must be an integer from 240 to 4096/);
     // toSVG({ width }): laid out for a phone column, every text at least 12 px (the command line's --svg checks the boxes)
     assert.match(r.svg390, /^<svg [^>]*width="390"/);

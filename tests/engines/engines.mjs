@@ -6,7 +6,7 @@
 //   changes its numbers (base → 10000: the read-out follows the closed form), the Export menu downloads a PNG, no console
 //   errors, and the build's static HTML already holds the element.
 import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -118,10 +118,12 @@ export const SCORE_TOL = 0.05;
  * errors (each named where it is passed), which are not the figure's.
  * Requests to other origins (themes' CDN fonts and icons: no network here) are answered empty.
  */
-export async function checkPost({ name, out, path, html, dark, frame, extra, ignore = [], holds = /<posenc-figure[^>]*figure=("|')?rope-decay/ }) {
+export async function checkPost({ name, out, path, html, dark, frame, extra, ignore = [], holds = /<posenc-figure[^>]*figure=("|')?rope-decay/, python = false, server = null }) {
   const staticHtml = readFileSync(html, 'utf8');
   assert.match(staticHtml, holds, `${name}: the built HTML holds the element`);
-  const S = await serveStatic({ mounts: { '/': out } });
+  // `python`: served by Python's http.server (a static server that is not the project's own), else by serveStatic
+  // `server`: one already serving `out` (started before the build, for an engine that writes its origin into the pages)
+  const S = server ?? (python ? await pythonServer(out) : await serveStatic({ mounts: { '/': out } }));
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const errors = [];
   try {
@@ -170,4 +172,21 @@ export async function checkPost({ name, out, path, html, dark, frame, extra, ign
   } finally {
     await browser.close(); S.server.close();
   }
+}
+
+/**
+ * `python3 -m http.server` serving `dir` on a free port of 127.0.0.1: a plain static server that is not the project's
+ * own (no rewrites, no links, its own MIME table). Returns { origin, server: { close } } like serveStatic.
+ */
+export async function pythonServer(dir) {
+  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  const port = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`python3 -m http.server did not start: ${text}`)), 15000);
+    const on = (b) => { text += b; const m = /port (\d+)/.exec(text); if (m) { clearTimeout(t); resolve(Number(m[1])); } };
+    proc.stdout.on('data', on); proc.stderr.on('data', (b) => { text += b; });
+    proc.on('exit', (c) => { clearTimeout(t); reject(new Error(`python3 -m http.server exited ${c}: ${text}`)); });
+  });
+  proc.stderr.removeAllListeners('data'); proc.stderr.resume(); proc.stdout.resume();   // its request log is not read
+  return { origin: `http://127.0.0.1:${port}`, server: { close: () => proc.kill() } };
 }

@@ -11,7 +11,8 @@
 //                                        legitimate 2^26-element call can take seconds); only a second overrun is a hang
 //   worker_crash                         the worker died (e.g. out of memory)
 //   nonfinite_from_finite                NaN/±∞ in the result although every input number is finite and moderate
-//                                        (|v| in [1e-6, 1e6] or 0); −∞ is allowed where a causal mask is asked for
+//                                        (|v| in [1e-6, 1e6] or 0; a base or scale option: any finite value, e.g.
+//                                        base 5e-324); −∞ is allowed where a causal mask is asked for
 //   nonfinite_from_extreme               the same with extreme inputs (reported, not a defect by itself)
 //   unknown_key_accepted                 a successful call still succeeds with one made-up option key added
 //   unusable                             a canary call fails or changes after the call (the module is then re-created)
@@ -61,6 +62,7 @@ async function main() {
       const finish = (o) => { if (!done) { done = true; clearInterval(timer); resolve(o); } };
       w.on('message', (m) => {
         if (m.type === 'done') finish({ kind: 'done', ...m });
+        else if (m.type === 'sweep') report.base_sweep = m.reached;
         else if (m.type === 'hello') { Object.assign(generator, { methods: m.methods, arity: m.arity, keysOf: m.keysOf }); report.keys_of = m.keysOf; }
         else merge(report, m);
       });
@@ -108,6 +110,7 @@ function merge(report, m) {
 
 function summary(r) {
   const lines = [`[fuzz api] ${r.calls} calls (seed ${r.seed}) in ${r.seconds.toFixed(1)} s over ${r.methods.length} methods`];
+  if (r.base_sweep) lines.push(`  base/scale sweep: ${r.base_sweep.length} options reached (${[...new Set(r.base_sweep.map((x) => x.split('.')[0]))].length} methods), each at ${EXTREME_FINITE.length} extreme finite values × 3 dimensions`);
   for (const [k, v] of Object.entries(r.counts).sort((a, b) => b[1] - a[1])) lines.push(`  ${k.padEnd(24)} ${v}`);
   if (r.heap) lines.push(`  wasm memory ${r.heap.before} -> ${r.heap.after} bytes (${r.heap.after - r.heap.before >= 0 ? '+' : ''}${r.heap.after - r.heap.before})`);
   const defects = r.examples.filter((e) => DEFECTS.includes(e.category));
@@ -207,7 +210,7 @@ async function callGenerator() {
     const d = found?.[m] ?? { keys: [], base: [], ok: false };
     return d.ok ? fc.oneof({ weight: 3, arbitrary: nearCall(m, d) }, { weight: 2, arbitrary: randomCall(m, d.keys) }) : randomCall(m, d.keys);
   }));
-  generator = { fc, call, words };
+  generator = { fc, call, words, dtsKeys: keys };
   return generator;
 }
 
@@ -403,6 +406,12 @@ async function work() {
     parentPort.postMessage({ type: 'counts', counts, by_method: byMethod, examples });
     counts = {}; byMethod = {}; examples = [];
   };
+  // First (once per run): every base or scale option of every method, at extreme finite values (see baseSweep).
+  if (start === 0) {
+    const sweep = await baseSweep(pe, methods, generator.keysOf, PosencError);
+    for (const f of sweep.findings) count(f.method, 'nonfinite_from_finite', f.error, f.args);
+    parentPort.postMessage({ type: 'sweep', reached: sweep.reached });
+  }
   let batch = null, batchNo = -1;
   for (let i = start; i < end; i++) {
     Atomics.store(progress, 0, i);
@@ -427,7 +436,7 @@ async function work() {
     // One made-up key added to a successful call's options must be refused.
     const last = args[args.length - 1];
     // (A config.json passed alone is not an options object: keys that do not affect positions are ignored by design.)
-    const openObject = CONFIG_READERS.has(c.method) && args.length === 1;
+    const openObject = (CONFIG_READERS.has(c.method) || c.method === 'ropeEngines') && args.length === 1;
     if (category === 'result' && !openObject && arityOf(pe, c.method) > 0 && last && typeof last === 'object' && !ArrayBuffer.isView(last) && !Array.isArray(last)) {
       const typo = `${Object.keys(last)[0] ?? 'option'}_x`;
       try {
@@ -446,12 +455,99 @@ async function work() {
   parentPort.postMessage({ type: 'done', methods, heap: { before: heapBefore, after: pe.memoryBytes() } });
 }
 
+// A base or scale option (base, rope_theta, theta, scale_base, min_timescale, attention_scaling, …) is held to "finite in,
+// finite out" for every finite value, however extreme (issue 34: sinusoidal's base 5e-324 gave NaN): such an entry
+// point must refuse the value with a PosencError or return finite numbers.
+const BASE_OR_SCALE = /(?:^|_)(?:base|theta|scale|scaling|timescale)(?:$|_)/;
+
+const EXTREME_FINITE = [5e-324, 1e-300, 1e-12, 1e12, 1e300, Number.MAX_VALUE, -5e-324, -1e300];
+const PLAUSIBLE = [10000, 2, 0.5, 1, 30];
+
+/**
+ * Finite in, finite out for every base or scale option (issue 34): for each method with a working call (discoverKeys),
+ * each option key of the API matching BASE_OR_SCALE that the method accepts — at the top level or inside an object
+ * option (scheme, rope, config) — is set to each extreme finite value, with the call's dimension (d, rotary_dim,
+ * head_dim) also at 64 and 256, where a small base's top frequency overflows. A result with NaN/±∞ is a defect; a
+ * PosencError is the right answer. Returns the findings and the method.key pairs reached.
+ */
+async function baseSweep(pe, methods, found, PosencError) {
+  const findings = [], reached = new Set();
+  const dts = generator.dtsKeys.filter((k) => BASE_OR_SCALE.test(k));
+  let n = 0;   // progress for the hang watch: negative while sweeping (call indices are ≥ 0)
+  const call = async (m, args) => { Atomics.store(workerData.progress, 0, -(++n)); let r = pe[m](...args); if (ASYNC_READERS.has(m)) r = await r; return r; };
+  const plain = (v) => v && typeof v === 'object' && !ArrayBuffer.isView(v) && !Array.isArray(v) && !(v instanceof ArrayBuffer);
+  // working calls of the methods the key discovery cannot complete (data sized to the options)
+  const ones = (n) => new Float32Array(n).fill(0.5);
+  const known = {
+    attention: [{ scheme: { type: 'rope' }, text: 'a b c d', heads: 1, head_dim: 8 }],
+    permutationChange: [{ scheme: { type: 'rope' }, text: 'the cat sat', i: 0, j: 2, head_dim: 8 }],
+    attentionScores: [{ q: ones(4 * 8), k: ones(4 * 8), seq: 4, head_dim: 8, rope: { rope_theta: 10000 } }],
+    linearAttentionRope: [{ q: ones(4 * 8), k: ones(4 * 8), v: ones(4 * 2), seq: 4, head_dim: 8, v_dim: 2, form: 'numerator_only' }],
+    ropeInnerProductSweep: [{ q: 'ones', k: 'ones', head_dim: 8, count: 16 }],
+    mropeTables: [{ rotary_dim: 8, mrope_section: [2, 1, 1], positions: [[0, 1, 2], [0, 1, 2], [0, 1, 2]] }],
+    axial2dTables: [{ rotary_dim: 8, grid: [2, 3] }],
+  };
+  // open objects (a config.json, a RoPE description) take any key: only the keys they already hold are theirs
+  const open = (m, i) => CONFIG_READERS.has(m) || m === 'ropeEngines' || (m === 'compareRope' && i < 2);
+  for (const m of methods) {
+    const d = known[m] && !found[m]?.ok ? { ok: true, base: known[m], keys: Object.keys(known[m][0]) } : found[m];
+    if (!d?.ok || !d.base.length) continue;
+    // where a key can go: every plain-object argument (options, a config, a RoPE description) and each plain-object
+    // value inside one (scheme, rope, rope_scaling); a scheme is tried as each scheme type that has a base
+    const homes = [];
+    d.base.forEach((a, i) => {
+      if (!plain(a)) return;
+      homes.push({ i, path: [] });
+      for (const k of Object.keys(a)) if (plain(a[k])) homes.push({ i, path: [k] });
+    });
+    if (d.keys.includes('scheme') || homes.some((h) => h.path[0] === 'scheme')) {
+      const i = d.base.length - 1;
+      for (const type of ['sinusoidal', 'rope', 'xpos', 'multiplicative']) homes.push({ i, path: ['scheme'], type });
+    }
+    const withKey = (h, key, v, dim) => {
+      const args = structuredClone(d.base), o = args[h.i];
+      if (h.type) o.scheme = { ...(plain(o.scheme) ? o.scheme : {}), type: h.type };
+      (h.path.length ? o[h.path[0]] : o)[key] = v;
+      if (dim) for (const a of args) if (plain(a)) for (const k of ['d', 'rotary_dim', 'head_dim']) if (Number.isInteger(a[k])) a[k] = dim;
+      return args;
+    };
+    for (const h of homes) {
+      const where = [...(h.i < d.base.length - 1 ? [`arg${h.i}`] : []), ...h.path, ...(h.type ? [`(${h.type})`] : [])];
+      const holder = h.path.length ? d.base[h.i][h.path[0]] : d.base[h.i];
+      for (const key of open(m, h.i) ? dts.filter((k) => Object.hasOwn(holder, k)) : dts) {
+        // accepted: a plausible value works (an unknown key is refused; a wrong one names the key)
+        let ok = false;
+        for (const v of PLAUSIBLE) { try { await call(m, withKey(h, key, v)); ok = true; break; } catch { /* next */ } }
+        if (!ok) continue;
+        const name = [...where, key].join('.');
+        reached.add(`${m}.${name}`);
+        for (const dim of [0, 64, 256]) {
+          for (const v of EXTREME_FINITE) {
+            const args = withKey(h, key, v, dim);
+            try {
+              const bad = nonFinite(await call(m, args), allowsMinusInfinity(m, args));
+              if (bad) findings.push({ method: m, error: `${name} = ${v}${dim ? `, dim ${dim}` : ''}: ${bad}`, args });
+            } catch (e) {
+              if (!(e instanceof PosencError)) findings.push({ method: m, error: `${name} = ${v}: ${e?.constructor?.name}: ${e?.message}`, args });
+            }
+          }
+        }
+      }
+    }
+  }
+  return { findings, reached: [...reached] };
+}
+
 function inputsModerate(args) {
   let ok = true;
   const seen = new Set();
-  const visit = (v, depth) => {
+  const visit = (v, depth, key = '') => {
     if (!ok || depth > 4) return;
-    if (typeof v === 'number') { if (!(Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) <= 1e6)))) ok = false; return; }
+    if (typeof v === 'number') {
+      if (BASE_OR_SCALE.test(key) && Number.isFinite(v)) return;
+      if (!(Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) <= 1e6)))) ok = false;
+      return;
+    }
     if (typeof v === 'bigint') { ok = false; return; }
     if (v && typeof v === 'object') {
       if (seen.has(v)) return;
@@ -460,7 +556,7 @@ function inputsModerate(args) {
       if (v instanceof Uint8Array || v instanceof ArrayBuffer) { ok = false; return; }
       if (ArrayBuffer.isView(v)) { for (const x of v) visit(Number(x), depth); return; }
       if (typeof v.length === 'number' && !Array.isArray(v) && v.length > 1e6) { ok = false; return; }
-      for (const k of Object.keys(v)) visit(v[k], depth + 1);
+      for (const k of Object.keys(v)) visit(v[k], depth + 1, k);
     }
   };
   args.forEach((a) => visit(a, 0));

@@ -148,3 +148,24 @@ test('bad arguments exit 2 and name the parameter', () => {
   }
   assert.equal(existsSync(join(dir, 'x.png')), false);
 });
+
+// Issue 34 item 5: an exported image's text agrees with its parameters. The takeaway is written for the defaults
+// ("with base 10000 and d = 512 it turns back up … (marked)"): it heads the image only when no parameter is set; else
+// the line under the title names the parameters drawn, as the alt text does.
+test('--svg: the line under the title is the takeaway at the defaults, the parameters drawn otherwise (en and zh)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-sub-'));
+  try {
+    const texts = (args) => {
+      const f = join(dir, 'f.svg');
+      const r = spawnSync(process.execPath, [join(repo, 'dist/cli.js'), 'figure', ...args, '--svg', '-o', f], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return [...readFileSync(f, 'utf8').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    };
+    const plain = texts(['rope-decay']);
+    assert.match(plain.slice(1, 4).join(' '), /with base 10000 and d = 512/);
+    const set = texts(['rope-decay', 'base=500000']);
+    assert.equal(set[1], 'Drawn with base = 500000.');
+    assert.ok(!set.some((x) => /base 10000|\(marked\)/.test(x)));
+    assert.equal(texts(['rope-decay', 'base=500000', 'd=128', '--lang', 'zh'])[1], '参数：base=500000，d=128。');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -28,14 +28,15 @@ test('posenc site: serves the explainer, embed.html and the gallery offline', as
     }
     const wasm = /assets\/posenc-simd-[\w-]+\.wasm/.exec(await (await fetch(`${base}embed.html`)).text()) ?? null;
     assert.equal((await fetch(`${base}nope.html`)).status, 404);
-    // the site's figures-standalone asset is served from widget.js's standaloneText (the package ships that text once)
-    const links = JSON.parse(readFileSync(join(repo, 'dist/site/links.json'), 'utf8'));
-    const standalone = Object.keys(links).find((k) => /^assets\/figures-standalone-[\w-]+\.js$/.test(k));
-    assert.equal(links[standalone], '../widget.js#standaloneText');
-    const sr = await fetch(base + standalone);
+    // dist/site is self-contained (any static host serves it as it is): the standalone script is a file of its own, the
+    // same text as widget.js's standaloneText, and there is no map of files only this server could follow
+    assert.equal(existsSync(join(repo, 'dist/site/links.json')), false);
+    const standalone = readdirSync(join(repo, 'dist/site/assets')).find((f) => /^figures-standalone-[\w-]+\.js$/.test(f));
+    assert.ok(standalone, 'dist/site/assets/figures-standalone-*.js');
+    const sr = await fetch(`${base}assets/${standalone}`);
     assert.equal(sr.status, 200);
     assert.match(sr.headers.get('content-type'), /text\/javascript/);
-    assert.equal(await sr.text(), readFileSync(join(repo, 'dist/figures-standalone.js'), 'utf8'));
+    assert.equal(await sr.text(), (await import(join(repo, 'dist/widget.js'))).standaloneText);
     assert.equal((await fetch(`${base}..%2Fpackage.json`)).status, 403);
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     try {
@@ -55,7 +56,7 @@ test('posenc site: serves the explainer, embed.html and the gallery offline', as
 });
 
 // The package keeps one font format (woff2) of KaTeX's fonts: every file a page, script or stylesheet of dist/site
-// names — fonts, scripts, styles, images, the wasm — is served, and no stylesheet names a .woff or .ttf any more.
+// names — fonts, scripts, styles, images, the wasm — is a file of dist/site and is served, and no stylesheet names a .woff or .ttf any more.
 test('posenc site: every asset the pages and stylesheets name is served; fonts as woff2 only', async () => {
   const site = join(repo, 'dist/site'), files = readdirSync(site, { recursive: true }).map(String);
   assert.deepEqual(files.filter((f) => /\.(?:ttf|woff)$/.test(f)), []);
@@ -63,12 +64,12 @@ test('posenc site: every asset the pages and stylesheets name is served; fonts a
   const fonts = css.flatMap(([, t]) => [...t.matchAll(/url\(\.?\/?([^)"']+\.woff2)\)/g)].map((m) => `assets/${m[1]}`));
   assert.ok(fonts.length >= 15, `${fonts.length} woff2 fonts`);
   assert.equal(css.reduce((n, [, t]) => n + (t.match(/@font-face/g) ?? []).length, 0), fonts.length);   // one file per face
-  const named = new Set(fonts), links = JSON.parse(readFileSync(join(site, 'links.json'), 'utf8'));   // assets served from dist/ (the wasm)
+  const named = new Set(fonts);
   for (const f of files.filter((x) => x.endsWith('.html'))) {
     for (const m of readFileSync(join(site, f), 'utf8').matchAll(/(?:src|href)="(?:\.\/)?(assets\/[^"#?]+)"/g)) named.add(m[1]);
   }
   for (const f of files.filter((x) => /^assets\/.*\.js$/.test(x))) {
-    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/["'`](?:\.\/|\/assets\/)?([\w.-]+\.(?:js|css|wasm|png|svg|woff2))["'`]/g)) if (files.includes(`assets/${m[1]}`) || `assets/${m[1]}` in links) named.add(`assets/${m[1]}`);
+    for (const m of readFileSync(join(site, f), 'utf8').matchAll(/["'`](?:\.\/|\/assets\/)?([\w.-]+\.(?:js|css|wasm|png|svg|woff2))["'`]/g)) if (files.includes(`assets/${m[1]}`)) named.add(`assets/${m[1]}`);
   }
   assert.ok(named.size >= 30, `${named.size} assets`);
   const proc = spawn(process.execPath, [cli, 'site', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });

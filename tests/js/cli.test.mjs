@@ -102,7 +102,8 @@ test('from the packed tarball: npx-style bin runs in a fresh project', { timeout
   try {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }))[0];
     assert.ok(packed.files.some((f) => f.path === 'dist/cli.js'), 'dist/cli.js in the tarball');
-    // figures-standalone.js is shipped once, as widget.js's standaloneText, not as a file of its own
+    // no dist/figures-standalone.js: posenc/figures finds its text as widget.js's standaloneText (dist/site, the
+    // self-contained explainer, holds its own hashed copy)
     assert.ok(!packed.files.some((f) => f.path === 'dist/figures-standalone.js'), 'no dist/figures-standalone.js in the tarball');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], { cwd: dir, encoding: 'utf8' });

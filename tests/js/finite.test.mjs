@@ -79,3 +79,20 @@ test('error messages stay under 2000 characters: a 2 MB rope_type is shown by it
   assert.ok(e.message.length <= 2000 && e.message.startsWith('p: yyy') && e.message.endsWith('y end') && /characters cut/.test(e.message));
   assert.equal(e.param, 'p');
 });
+
+// Issue 34 item 7: sinusoidal's base, like RoPE's, may not push a frequency past 1e298 (5e-324 gave ±Infinity and NaN:
+// ω = base^(−2i/d) overflowed for i/d above ~0.48). The API fuzzer's base/scale sweep (tests/fuzz/api.mjs) holds
+// every entry point taking a base or scale to the same rule.
+test('sinusoidal: a base whose largest frequency would overflow is refused, directly and as an attention scheme', () => {
+  const rule = /^base: the largest frequency base\^\(-62\/64\) must be <= 1e298 \(got base 4\.94\d*e-324 with d 64\)/;
+  assert.throws(() => pe.sinusoidal({ positions: 3, d: 64, base: 5e-324 }), (e) => e instanceof PosencError && rule.test(e.message));
+  assert.throws(() => pe.sinusoidal({ positions: 3, d: 63, base: 5e-324 }), (e) => e instanceof PosencError && /base\^\(-62\/63\)/.test(e.message));
+  assert.throws(() => pe.attention({ scheme: { type: 'sinusoidal', base: 5e-324 }, text: 'a b c', heads: 1, head_dim: 64 }),
+    (e) => e instanceof PosencError && /the largest frequency/.test(e.message));
+  // the edge: base^(−62/64) = 1e298 exactly is allowed; small d keeps a tiny base finite; bases ≥ 1 always are
+  const edge = 1e298 ** (-64 / 62);
+  assert.ok(allFinite(pe.sinusoidal({ positions: [0, 1, 2 ** 20], d: 64, base: edge * (1 + 1e-9) })));
+  assert.throws(() => pe.sinusoidal({ positions: 2, d: 64, base: edge * (1 - 1e-9) }), PosencError);
+  assert.ok(allFinite(pe.sinusoidal({ positions: 3, d: 8, base: 5e-324 })));
+  assert.ok(allFinite(pe.sinusoidal({ positions: [0, 2 ** 20], d: 8192, base: Number.MAX_VALUE })));
+});

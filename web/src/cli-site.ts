@@ -1,5 +1,5 @@
 // `npx posenc site [--port N] [--host H]`: serves the explainer (dist/site: the built site, its embed.html and gallery
-// included) from the installed package, offline, on http://127.0.0.1:8080/ by default. Runs until stopped (Ctrl+C).
+// included; a self-contained static folder that any static host also serves as it is) from the installed package, offline, on http://127.0.0.1:8080/ by default. Runs until stopped (Ctrl+C).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 
@@ -28,20 +28,14 @@ export async function siteMain(argv: string[], out: (s: string) => void, err: (s
   try { await readFile(new URL('index.html', root)); } catch {
     err('posenc: this copy of the package has no site (dist/site/index.html): build it with npm run build'); return 2;
   }
-  // site assets with the same bytes as a file of dist/ are not shipped twice: links.json names that file (or module#export)
-  let links: Record<string, string> = {};
-  try { links = JSON.parse(await readFile(new URL('links.json', root), 'utf8')) as Record<string, string>; } catch { /* none */ }
   const server = createServer(async (req, res) => {
-    let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try { path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname); } catch { res.writeHead(400).end(); return; }
     if (path.endsWith('/')) path += 'index.html';
-    const link = Object.prototype.hasOwnProperty.call(links, path.slice(1)) ? links[path.slice(1)] : null;
-    const file = link ? new URL(link, root) : new URL(`.${path}`, root);
-    if ((!link && !file.href.startsWith(root.href)) || path.includes('\0')) { res.writeHead(403).end(); return; }
+    const file = new URL(`.${path}`, root);
+    if (!file.href.startsWith(root.href) || path.includes('\0')) { res.writeHead(403).end(); return; }
     try {
-      // "../widget.js#standaloneText": the text a module of dist/ exports (figures-standalone.js, shipped once, in widget.js)
-      const [mod, name] = link?.includes('#') ? link.split('#') : [];
-      const body = mod ? ((await import(new URL(mod, root).href)) as Record<string, unknown>)[name] : await readFile(file);
-      if (typeof body !== 'string' && !(body instanceof Uint8Array)) throw new Error(`${link}: not a text export`);
+      const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[path.split('.').pop() ?? ''] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
     } catch { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); }
   });

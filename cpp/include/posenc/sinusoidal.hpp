@@ -23,8 +23,8 @@ namespace posenc {
 enum class SinusoidalLayout { interleaved = 0, concatenated = 1 };
 
 /// Fills out[n_positions · d]. positions == nullptr means 0 … n_positions−1.
-/// Throws Error for d outside [1, kMaxHeadDim], base not finite and > 0 (and ≠ 1),
-/// bad positions, or a result above kMaxOutputElements.
+/// Throws Error for d outside [1, kMaxHeadDim], base not finite and > 0, a base below 1 whose largest frequency
+/// base^(−2(⌈d/2⌉−1)/d) passes 1e298 (every angle finite), bad positions, or a result above kMaxOutputElements.
 void sinusoidal_table(const double* positions, std::size_t n_positions, int d, double base,
                       SinusoidalLayout layout, float* out);
 

@@ -22,7 +22,7 @@ import { applyTheme, watchTheme, unwatchTheme } from './theme.js';
 import { UI, css, fillControls, fillDataTable } from './element-ui.js';
 import { toHTML } from './to-html.js';
 import { figureCSV } from './to-csv.js';
-import { altText, atWidth, svgWithAlt, pngWithAlt, saveFile } from './export-extras.js';
+import { altText, atWidth, exportSubtitle, paramsSet, svgWithAlt, pngWithAlt, saveFile } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
 
 /** @typedef {import('./params.js').FigureDef} FigureDef */
@@ -158,6 +158,7 @@ export class PosencFigure extends Base {
     $(sr, '.readouts').replaceChildren();
     $(sr, '.tables').replaceChildren();
     $(sr, '.backend').hidden = true;
+    $(sr, '.progress').hidden = true;   // no "computing… Cancel" above an error: nothing is computing any more
     this._last = null;
     const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
     if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
@@ -318,7 +319,7 @@ export class PosencFigure extends Base {
   _layout(g) {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot), shown = (/** @type {string} */ sel) => ($(sr, sel).hidden ? null : $(sr, sel).textContent);
-    return exportLayout(g, { W: Math.max(296, Math.round($(sr, '.panels').clientWidth || 640)), title: shown('.title'), takeaway: shown('.takeaway'),
+    return exportLayout(g, { W: Math.max(296, Math.round($(sr, '.panels').clientWidth || 640)), title: shown('.title'), takeaway: exportSubtitle(shown('.takeaway'), paramsSet(this), this.lang === 'zh'),
       readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent ?? ''), blocks: this._last.panels.map(({ id }) => /** @type {Block} */ (this._blocks.get(id))) });
   }
 
@@ -369,12 +370,19 @@ export class PosencFigure extends Base {
   /**
    * Exactly the numbers drawn, as one CSV table: comment lines name the figure, its parameters and every column;
    * columns `panel,series,row,col,x,value,band_min,band_max`: `value` is a heatmap cell or the curve drawn as a line;
-   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`.
+   * a banded curve (a shaded min/max band with one edge drawn as its line) also fills `band_min` and `band_max`. Each
+   * read-out is a comment line, `# read-out <id> (<label>): <value>`, its value at full precision.
    * @returns {string}
    */
   toCSV() {
     if (!this._last) throw new Error('posenc-figure: nothing painted yet (await el.ready first)');
-    return figureCSV(this._last, (id) => /** @type {Block} */ (this._blocks.get(id)));
+    // the read-outs as drawn, at full precision (a figure whose control moves only a read-out, e.g. yarn-attention's
+    // factor, changes its CSV too)
+    const readouts = [...(/** @type {ShadowRoot} */ (this.shadowRoot)).querySelectorAll('.readouts p')].map((para) => {
+      const o = /** @type {HTMLOutputElement} */ (para.querySelector('output'));
+      return { id: o.dataset.id ?? '', label: (para.firstChild?.textContent ?? '').replace(/[:：]\s*$/, ''), value: o.dataset.value ?? o.textContent ?? '' };
+    });
+    return figureCSV({ ...this._last, readouts }, (id) => /** @type {Block} */ (this._blocks.get(id)));
   }
 
   /**

@@ -7,15 +7,35 @@ import { PosencError, show } from '#wasm';
 
 /** @typedef {HTMLElement & { ready: Promise<unknown>, toPNG(o?: { scale?: number, width?: number }): Promise<Blob>, toSVG(o?: { width?: number }): string | Promise<string>, params: Record<string, unknown> }} Figure */
 
-/** The figure's alt text: what it shows for the parameters drawn (the read-outs are the numbers of this state). */
-export function altText(/** @type {Figure} */ el) {
-  const sr = /** @type {ShadowRoot} */ (el.shadowRoot), text = (/** @type {string} */ s) => sr.querySelector(s)?.textContent?.trim() ?? '';
+/** The figure's parameters set as attributes (not data-*, id…), as [name, value]. @returns {[string, string][]} */
+export function paramsSet(/** @type {Figure} */ el) {
   /** @type {Record<string, unknown>} */
   let known = {};
   try { known = el.params; } catch { /* a bad attribute: the figure shows the error, nothing is exported */ }
-  const params = [...el.attributes].filter((a) => Object.hasOwn(known, a.name)).map((a) => /** @type {[string, string]} */ ([a.name, a.value]));   // the figure's parameters set, not data-*, id…
-  return altTextOf({ title: text('.title'), takeaway: text('.takeaway'), params, readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim() ?? ''),
+  return [...el.attributes].filter((a) => Object.hasOwn(known, a.name)).map((a) => /** @type {[string, string]} */ ([a.name, a.value]));
+}
+
+/** The figure's alt text: what it shows for the parameters drawn (the read-outs are the numbers of this state). */
+export function altText(/** @type {Figure} */ el) {
+  const sr = /** @type {ShadowRoot} */ (el.shadowRoot), text = (/** @type {string} */ s) => sr.querySelector(s)?.textContent?.trim() ?? '';
+  return altTextOf({ title: text('.title'), takeaway: text('.takeaway'), params: paramsSet(el), readouts: [...sr.querySelectorAll('.readouts p')].map((p) => p.textContent?.trim() ?? ''),
     zh: /** @type {{ lang?: string }} */ (el).lang === 'zh' });
+}
+
+/**
+ * The sentence an image carries under its title: the takeaway, written for the defaults ("with base 10000 and d = 512
+ * … (marked)"), only while no parameter is set; else the parameters drawn ("Drawn with base = 500000."), as the alt
+ * text says. So an exported image never states a number or a mark that its plot does not show.
+ * @param {string | null} takeaway the takeaway as shown (null: hidden, a caption of the author's) @param {[string, string][]} params @param {boolean} zh
+ */
+export function exportSubtitle(takeaway, params, zh) {
+  if (takeaway == null) return null;
+  return params.length ? drawnWith(params, zh) : takeaway;
+}
+
+/** "Drawn with base = 500000, d = 128." / "参数：base=500000，d=128。" @param {[string, string][]} params @param {boolean} zh */
+function drawnWith(params, zh) {
+  return zh ? `参数：${params.map(([k, v]) => `${k}=${v}`).join('，')}。` : `Drawn with ${params.map(([k, v]) => `${k} = ${v}`).join(', ')}.`;
 }
 
 /**
@@ -24,7 +44,7 @@ export function altText(/** @type {Figure} */ el) {
  * @param {{ title: string, takeaway: string, params: [string, string][], readouts: string[], zh: boolean }} o
  */
 export function altTextOf({ title, takeaway, params, readouts, zh }) {
-  const set = params.length ? (zh ? `参数：${params.map(([k, v]) => `${k}=${v}`).join('，')}。` : `Drawn with ${params.map(([k, v]) => `${k} = ${v}`).join(', ')}.`) : '';
+  const set = params.length ? drawnWith(params, zh) : '';
   const ro = readouts.filter(Boolean).join(zh ? '；' : '; ');
   return [`${title}${zh ? '。' : '.'}`, params.length ? '' : takeaway, set, ro && `${ro}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
 }

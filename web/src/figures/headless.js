@@ -14,7 +14,7 @@ import { SvgContext } from './blocks/svgctx.js';
 import { setPngEncoder } from './blocks/text.js';
 import { fmtReadout } from './blocks/format.js';
 import { exportLayout, paintExport, PAD } from './export-layout.js';
-import { altTextOf, svgWithAlt, checkWidth } from './export-extras.js';
+import { altTextOf, exportSubtitle, svgWithAlt, checkWidth } from './export-extras.js';
 import { LIGHT, DARK } from './theme.js';
 
 /** @typedef {Record<string, any>} Obj */
@@ -69,10 +69,10 @@ export async function figureSVG(pe, o) {
   const readouts = (out.readouts || []).map((/** @type {Obj} */ ro) => ({ id: ro.id, value: Number.isFinite(ro.value) ? ro.value : undefined,
     text: `${t(ro.label)}${lang === 'zh' ? '：' : ': '}${ro.text != null ? t(ro.text) : fmtReadout(ro.value)}${ro.note ? ` — ${t(ro.note)}` : ''}` }));
   const title = tr(def.title, lang), takeaway = tr(def.takeaway, lang);
-  const lay = exportLayout(new SvgContext(0, 0), { W, title, takeaway, readouts: readouts.map((x) => x.text), blocks });
+  const given = Object.entries(o.params ?? {}).map(([k, v]) => /** @type {[string, string]} */ ([k, String(v)]));
+  const lay = exportLayout(new SvgContext(0, 0), { W, title, takeaway: exportSubtitle(takeaway, given, lang === 'zh'), readouts: readouts.map((x) => x.text), blocks });
   const g = new SvgContext(lay.W, lay.H);
   paintExport(g, lay, { fg: vars['--pe-fg'], bg: vars['--pe-bg'] });
-  const given = Object.entries(o.params ?? {}).map(([k, v]) => /** @type {[string, string]} */ ([k, String(v)]));
   const alt = altTextOf({ title, takeaway, params: given, readouts: readouts.map((x) => x.text), zh: lang === 'zh' });
   const svg = svgWithAlt(g.toString(), title, alt).replace(/^<svg\b/, `<svg xml:lang="${lang}"`);
   return { svg, alt, title, width: lay.W, height: lay.H, readouts };

@@ -11,14 +11,16 @@ const csvCell = (/** @type {unknown} */ v) => (typeof v === 'number' ? String(v)
 /**
  * Comment lines name the figure, its parameters and every column; columns `panel,series,row,col,x,value,band_min,band_max`:
  * `value` is a heatmap cell or the curve drawn as a line; a banded curve also fills `band_min` and `band_max`.
- * @param {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined }} last the state painted
+ * Then one comment line per read-out, `# read-out <id> (<label>): <value>` (full precision where it is a number).
+ * @param {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined, readouts?: { id: string, label: string, value: string }[] }} last the state painted
  * @param {(id: string) => TableBlock} blockOf the block that drew panel `id`
  * @returns {string}
  */
-export function figureCSV({ def, p, panels, backend }, blockOf) {
+export function figureCSV({ def, p, panels, backend, readouts = [] }, blockOf) {
   const lines = [`# posenc figure: ${def.name}`,
     `# parameters: ${Object.entries(p).map(([k, v]) => `${k}=${formatParam(def.params[k], v)}`).join('; ').replace(/\s*\n\s*/g, ' ')}`,   // one line: a pasted config.json has newlines
     ...(backend ? [`# computed by: ${backend}`] : []),
+    ...readouts.map((r) => `# read-out ${r.id} (${r.label.replace(/\s*\n\s*/g, ' ')}): ${r.value}`),
     '# columns: panel = panel id; series = curve or vector label; row, col = heatmap cell (0-based); x = position on the x axis (unit: the panel\'s x label); value = heatmap value, or the y of the curve drawn as a line (unit: the panel\'s y label or caption); band_min, band_max = the shaded band\'s lower and upper edge (banded curves only; the line is one of them)'];
   /** @type {unknown[][]} */
   const rows = [];
