@@ -36,6 +36,8 @@ cp build/wasm-threads/posenc-threads.{js,wasm,worker.js} dist/threads/
 echo '{ "type": "commonjs" }' >dist/threads/package.json
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs web/src/index.d.cts dist/
+# the real-model figures' first paint, computed by dist/ from ../shared's models and text (cached; null without them)
+node scripts/model-data.mjs
 # the figure layer (JavaScript + JSDoc) type-checked strictly, its declarations emitted into build/figures-types
 rm -rf build/figures-types && node_modules/.bin/tsc -p web/src/figures/tsconfig.json
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts (+ dist/figures/)

@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { CSP } from '../web/site/csp.js';   // the same policy as the pages' own <meta>
 
 const ROOT = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
+// The real models and text (third-party, never in the site or the repository): /models/ is ../shared/models where that
+// folder exists (POSENC_SHARED overrides the folder holding models/), so the real-model figures load them locally.
+const MODELS = resolve(process.env.POSENC_SHARED ?? fileURLToPath(new URL('../../shared', import.meta.url)), 'models');
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
@@ -39,7 +42,8 @@ export function serve(port = 8080, root = ROOT, { csp = true } = {}) {
   const server = createServer(async (req, res) => {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') { answer(res, 405, 'method not allowed'); return; }
-      const { file, status } = fileFor(root, req.url ?? '/');
+      const models = (req.url ?? '').startsWith('/models/');
+      const { file, status } = models ? fileFor(MODELS, (req.url ?? '').slice('/models'.length)) : fileFor(root, req.url ?? '/');
       if (!file) { answer(res, status, status === 400 ? 'bad request' : 'forbidden'); return; }
       let body;
       try {

@@ -11,6 +11,7 @@ import './live.js';
 import './layouts.js';
 import './presets.js';
 import './try.js';
+import './model-section.js';
 import './block-export.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { onTheme } from './theme-switch.js';

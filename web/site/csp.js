@@ -8,9 +8,12 @@
 //                               worker when the worker file is on another origin, e.g. a CDN);
 //   style-src 'self'            no 'unsafe-inline': KaTeX sets its inline sizes through the CSSOM (el.style.x = …) and
 //                               the figures adopt constructable stylesheets, neither of which CSP restricts;
+//   connect-src 'self' + the Hugging Face Hub   the real-model figures load their models from huggingface.co, which
+//                               redirects downloads to its CDNs (*.huggingface.co, *.hf.co), where the site has no copy;
 //   object-src 'none'; base-uri 'none'; form-action 'none'   no plugins, no <base> rewriting, no form submission.
 // (frame-ancestors cannot be set from a <meta>: a host that wants it sends it as a header.)
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; "
+  + "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co; "
   + "object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /** Vite plugin: the policy as the first element of every built page's <head> (before any script or stylesheet). */

@@ -30,6 +30,6 @@ export default {
   },
   render(r) {
     return { map: { data: r.scores, rows: r.seq, cols: r.seq, rowLabels: r.tokens, colLabels: r.tokens,
-      caption: L('softmax(q·kᵀ/√d): row = query, column = key', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键') } };
+      caption: L('softmax(q·kᵀ/√d): row = query, column = key (q, k: seeded random projections, not a trained model — §6 shows a real one)', 'softmax(q·kᵀ/√d)：行 = 查询，列 = 键（q、k 来自固定种子的随机投影，不是训练过的模型；§6 有真实模型）') } };
   },
 };

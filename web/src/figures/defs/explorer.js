@@ -72,7 +72,7 @@ export default {
     const o = { rows: r.n, cols: r.n, rowLabels: r.tokens, colLabels: r.tokens, ...(p.view === 'probs' ? { vmin: 0, vmax: 1 } : {}) };
     /** @type {import('../params.js').Rendered} */
     const out = {
-      A: { ...o, data: r.A[p.view], caption: L(`A: ${SCHEME_NAMES[p.a].en} · head ${p.head}`, `A：${SCHEME_NAMES[p.a].zh} · 头 ${p.head}`) },
+      A: { ...o, data: r.A[p.view], caption: L(`A: ${SCHEME_NAMES[p.a].en} · head ${p.head} (seeded random projections, not trained)`, `A：${SCHEME_NAMES[p.a].zh} · 头 ${p.head}（固定种子的随机投影，未经训练）`) },
       B: { ...o, data: r.B[p.view], caption: L(`B: ${SCHEME_NAMES[p.b].en} · head ${p.head}`, `B：${SCHEME_NAMES[p.b].zh} · 头 ${p.head}`) },
       readouts: [{ id: 'permA', label: L('swap first and last token: change beyond a permutation, A', '交换首尾词元：超出置换的变化，A'), value: r.permA, text: fmt(r.permA, 6) },
         { id: 'permB', label: L('B', 'B'), value: r.permB, text: fmt(r.permB, 6) }],

@@ -1,0 +1,43 @@
+// §6's real-model part (sections/s6-real-model.html): the numbers its prose quotes and the continuations, from the
+// figures' build-time data (model-data.gen.js, made by scripts/model-data.mjs); and where the model files come from when
+// a figure computes live: the page's own models/ folder where the server has one (npm start and the tests serve
+// ../shared/models there), else the Hugging Face Hub.
+import data from '../src/figures/defs/model-data.gen.js';
+import { onLang } from './state.js';
+
+const MODEL = { '656k': 'tinystories-656k', '260k': 'stories260k' };
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const LABEL = { original: ['original RoPE', '原始 RoPE'], yarn: ['YaRN ×8', 'YaRN ×8'], rerope: ['ReRoPE (window 256)', 'ReRoPE（窗口 256）'] };
+
+function fill(lang) {
+  const dl = document.getElementById('model-continuation');
+  if (!dl || !data) return;
+  // <span data-model="656k-yarn-past">: the perplexity of that model, method and range
+  for (const el of document.querySelectorAll('[data-model]')) {
+    const [m, method, part] = el.dataset.model.split('-');
+    const v = data.models[MODEL[m]]?.methods[method]?.[part]?.ppl;
+    if (v !== undefined) el.textContent = fmt(v);
+  }
+  const m = data.models['tinystories-656k'];
+  dl.replaceChildren();
+  for (const [method, text] of Object.entries(m.continuation)) {
+    const dt = document.createElement('dt'), dd = document.createElement('dd');
+    dt.textContent = LABEL[method][lang === 'zh' ? 1 : 0];
+    const prefix = Object.assign(document.createElement('span'), { className: 'prefix', textContent: `…${m.prefixTail.slice(-60)}` });
+    dd.append(prefix, Object.assign(document.createElement('mark'), { textContent: text.replace(/<\|[a-z_]+\|>/g, ' ¶ ') }));
+    dl.append(dt, dd);
+  }
+}
+
+async function localModels() {
+  const url = new URL('models/', location.href).href;
+  try {
+    const r = await fetch(new URL('README.md', url), { method: 'HEAD' });
+    if (!r.ok) return;
+  } catch { return; }
+  for (const id of ['model-loss', 'model-attention']) document.getElementById(id)?.setAttribute('models', url);
+}
+
+fill(document.documentElement.lang);
+onLang((lang) => fill(lang));
+localModels();
