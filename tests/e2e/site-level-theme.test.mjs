@@ -21,8 +21,11 @@ const tree = (p) => p.locator('#s4').ariaSnapshot();
 test('level: Intuition folds the derivations out of the page and the accessibility tree; the stub unfolds; the URL keeps it', async () => {
   const p = ctx.page;
   // … and the sections added later: §6's dual chunk rules and DeepSeek's mscale algebra, §7's research formulas, §10's per-model splits
+  // … and the detours the intuition level skips (issue 35): FLOATER, Shaw's value term and DeBERTa's EMD, the runnable code,
+  // the engine and gguf comparison, dual chunk attention, linear attention's 1 + cos
   const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk',
-    's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models'];
+    's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models',
+    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more'];
   assert.deepEqual(await state(p), { level: 'full', query: '', pressed: ['full'] });
   const before = await tree(p);
   assert.match(before, /heading "The derivation, checked step by step"/);
@@ -44,14 +47,19 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   // one stub per run of folded blocks (blocks with nothing shown between them share it), naming them, with a button
   const stubs = await p.$$eval('.level-stub', (els) => els.filter((e) => e.checkVisibility()).map((e) => /** @type {HTMLElement} */ (e).innerText));
   assert.deepEqual(stubs, [
+    'Folded in the intuition view: FLOATER: positions as a trajectory. Show the full derivation',
+    "Folded in the intuition view: Shaw's second term: position on the value side; DeBERTa's enhanced mask decoder. Show the full derivation",
+    'Folded in the intuition view: The d = 4 example in code. Show the full derivation',
     'Folded in the intuition view: The derivation, checked step by step; How the solution is found: eq. (14), (15), (17), (18). Show the full derivation',
     'Folded in the intuition view: Three ways to compute Rₘq; The layouts in reference code; freqs_cis, worked (d = 8, 3 positions). Show the full derivation',
+    'Folded in the intuition view: The three pitfalls in code. Show the full derivation',
     'Folded in the intuition view: Where the decay comes from; Why d = 512, base 10000 turns back up near 15,000. Show the full derivation',
-    'Folded in the intuition view: The formulas, as Hugging Face runs them. Show the full derivation',
-    'Folded in the intuition view: The three distances, as vLLM computes them. Show the full derivation',
+    "Folded in the intuition view: Your model's files, side by side; The formulas, as Hugging Face runs them. Show the full derivation",
+    'Folded in the intuition view: Long context by remapping distances: dual chunk attention. Show the full derivation',
     'Folded in the intuition view: DeepSeek’s mscale and mscale_all_dim. Show the full derivation',
     'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation',
     'Folded in the intuition view: Each scheme’s formula and reference code. Show the full derivation',
+    'Folded in the intuition view: A similarity that stays non-negative: 1 + cos. Show the full derivation',
     'Folded in the intuition view: How each video model splits its 64 pairs. Show the full derivation']);
   // a new section folded like the others (§7's research gallery): its formulas and code links leave the accessibility tree,
   // its words-only summary, figure and reading guide stay
