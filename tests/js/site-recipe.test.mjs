@@ -42,3 +42,11 @@ test('YaRN\'s token count (400 steps × batch 64 × 64k) is about 1.7 billion', 
   assert.match(html, /约 17 亿个词元，400 × 64 × 65,536/);
   assert.equal(Math.round(400 * 64 * 65536 / 1e8) / 10, 1.7);
 });
+
+test('the place for the real-model section’s measured curves is marked, en + zh, and links #real-model once it exists', () => {
+  const paras = [...html.matchAll(/<p id="recipe-real-model(?:-zh)?" lang="(en|zh)" data-needs="real-model" hidden>([\s\S]*?)<\/p>/g)];
+  assert.deepEqual(paras.map((m) => m[1]), ['en', 'zh']);
+  for (const m of paras) assert.match(m[2], /<a data-href="#real-model">/);
+  const late = readFileSync(new URL('../../web/site/late-links.js', import.meta.url), 'utf8');
+  assert.match(late, /data-needs/); assert.match(late, /setAttribute\('href', a\.dataset\.href\)/);
+});
