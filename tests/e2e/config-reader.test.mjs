@@ -300,6 +300,8 @@ test('the page opens on Llama 3.1 8B (its button pressed), read key by key: valu
   // no empty chart: Llama 3.1 multiplies attention by nothing, so a sentence stands in for config-scale
   assert.equal(await p.$eval('#config-scale', (e) => e.hidden), true);
   assert.equal(await p.$eval('#config-scale-none', (e) => e.hidden), false);
+  // … and the figure's Permalink · Embed bar goes with it (walk 11-28: an orphan bar stood in its place)
+  assert.equal(await p.$eval('#config-scale', (e) => e.nextElementSibling?.classList.contains('embed-bar') ? e.nextElementSibling.checkVisibility() : 'no bar'), false);
   await p.context().close();
 });
 
@@ -359,6 +361,9 @@ test('keys as the file names them (Pythia: rotary_pct, rotary_emb_base; no "read
   const outside = await p.$$eval('#config-keys tbody td', (tds) => tds.map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0 && (r.left < 0 || r.right > 390.5)).length);
   assert.equal(outside, 0);
   await p.locator('#config-keys').screenshot({ path: shotPath('config/keys-pythia-390') });
+  // no M-RoPE in Pythia: config-mrope is hidden, and no Permalink · Embed bar is left standing in its place
+  await p.waitForFunction(() => document.getElementById('config-mrope-box')?.hidden === true);
+  assert.deepEqual(await p.$$eval('#config-mrope, #config-mrope + .embed-bar', (els) => els.map((e) => e.checkVisibility())), [false, false]);
   // Qwen2.5-7B: sliding_window, use_sliding_window, max_window_layers, with the window switched off
   assert.equal(await paste(fixture('Qwen2.5-7B.json'), p), 'ok');
   await p.waitForFunction(() => [...document.querySelectorAll('#config-keys tbody tr')].some((tr) => tr.cells[0].textContent === 'use_sliding_window'));
