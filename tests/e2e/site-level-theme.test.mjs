@@ -96,7 +96,7 @@ test('level in Chinese: the same folding, Chinese stub and buttons, the Chinese 
   const t = await tree(p);
   assert.doesNotMatch(t, /heading "推导，逐步验证"|def rotate_half/);
   const stub = await p.$eval('#s4-derivation', (el) => /** @type {HTMLElement} */ (el.previousElementSibling).innerText);
-  assert.equal(stub, '直观模式下已折叠：推导，逐步验证；解是怎样求出来的：式 (14)、(15)、(17)、(18)。 显示完整推导');
+  assert.equal(stub, '直观模式下已折叠：推导，逐步验证；解是怎样求出来的：式 (14)、(15)、(17)、(18)。显示完整推导');
   await p.click('#level-full');
   assert.match(await tree(p), /heading "推导，逐步验证"/);
   await p.context().close();

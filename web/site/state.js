@@ -69,6 +69,7 @@ function stubs() {
     const names = run.flatMap((b) => title(/** @type {HTMLElement} */ (b))).filter(Boolean);
     stub.firstElementChild.textContent = names.length ? (lang === 'zh' ? `${tr(STUB)}：${names.join('；')}。` : `${tr(STUB)}: ${names.join('; ')}.`) : `${tr(STUB)}${lang === 'zh' ? '。' : '.'}`;
     stub.lastElementChild.textContent = tr(UNFOLD);
+    stub.childNodes[1].textContent = lang === 'zh' ? '' : ' ';   // no space after the full stop '。' in Chinese
   }
 }
 export function setLevel(l, { write = true } = {}) {
