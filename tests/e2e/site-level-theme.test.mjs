@@ -25,7 +25,7 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   // the engine and gguf comparison, dual chunk attention, linear attention's 1 + cos
   const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk',
     's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models',
-    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more', 's4-roformer', 's7-research', 's8-figure'];
+    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more', 's4-roformer', 's7-research', 's8-figure', 's2-multiplicative', 's3-tupe'];
   assert.deepEqual(await state(p), { level: 'full', query: '', pressed: ['full'] });
   const before = await tree(p);
   assert.match(before, /heading "The derivation, checked step by step"/);
@@ -47,8 +47,8 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   // one stub per run of folded blocks (blocks with nothing shown between them share it), naming them, with a button
   const stubs = await p.$$eval('.level-stub', (els) => els.filter((e) => e.checkVisibility()).map((e) => /** @type {HTMLElement} */ (e).innerText));
   assert.deepEqual(stubs, [
-    'Folded in the intuition view: FLOATER: positions as a trajectory. Show the full derivation',
-    "Folded in the intuition view: Shaw's second term: position on the value side; DeBERTa's enhanced mask decoder. Show the full derivation",
+    'Folded in the intuition view: Multiplicative and recursive forms; FLOATER: positions as a trajectory. Show the full derivation',
+    "Folded in the intuition view: TUPE; Shaw's second term: position on the value side; DeBERTa's enhanced mask decoder. Show the full derivation",
     'Folded in the intuition view: The d = 4 example in code. Show the full derivation',
     'Folded in the intuition view: The derivation, checked step by step; How the solution is found: eq. (14), (15), (17), (18). Show the full derivation',
     'Folded in the intuition view: Three ways to compute Rₘq; The layouts in reference code; freqs_cis, worked (d = 8, 3 positions). Show the full derivation',
@@ -87,6 +87,15 @@ test('level: Intuition folds the derivations out of the page and the accessibili
 
   await p.click('#level-full');
   await p.waitForFunction(() => !location.search.includes('level'));
+});
+
+test('level: a link to a folded block (the summary table’s TUPE) unfolds the page and lands on it', async () => {
+  const p = await ctx.open('/?level=intuition');
+  assert.equal(await p.locator('#tupe').isVisible(), false);
+  await p.locator('main a[href="#tupe"]').first().click();
+  await p.waitForFunction(() => document.documentElement.dataset.level === 'full');
+  assert.ok(await p.locator('#tupe').isVisible());
+  await p.context().close();
 });
 
 test('level in Chinese: the same folding, Chinese stub and buttons, the Chinese headings gone from the accessibility tree', async () => {
