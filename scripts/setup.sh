@@ -3,6 +3,7 @@
 # Idempotent: a second run checks and returns in seconds.
 #   - Debian packages: emscripten, catch2, cmake, chromium (+ a CJK font for its screenshots), wabt, g++,
 #     python3-numpy + libopenblas0-pthread (the numpy peer of `npm run bench`, matmul on OpenBLAS as Debian users get it),
+#     python3-torch (with python3-numpy: the page's code listings are run by tests/js/site-listings.test.mjs),
 #     clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes for scripts/fuzz.sh), hugo and jekyll (the
 #     blog-engine tests, tests/engines; the npm engines are installed by those tests into ~/.cache/posenc-engines),
 #     mkdocs + mkdocs-material, python3-sphinx + python3-myst-parser + furo, jupyter-nbconvert + python3-ipykernel (the
@@ -18,7 +19,7 @@ say() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- 1. Debian packages -------------------------------------------------------
-PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy
+PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
   libopenblas0-pthread mkdocs mkdocs-material python3-sphinx python3-myst-parser furo jupyter-nbconvert python3-ipykernel
   pelican wordpress mariadb-server php-cli php-mysql zip)
 missing=()

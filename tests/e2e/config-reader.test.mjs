@@ -300,6 +300,8 @@ test('the page opens on Llama 3.1 8B (its button pressed), read key by key: valu
   // no empty chart: Llama 3.1 multiplies attention by nothing, so a sentence stands in for config-scale
   assert.equal(await p.$eval('#config-scale', (e) => e.hidden), true);
   assert.equal(await p.$eval('#config-scale-none', (e) => e.hidden), false);
+  // … and the figure's Permalink · Embed bar goes with it (walk 11-28: an orphan bar stood in its place)
+  assert.equal(await p.$eval('#config-scale', (e) => e.nextElementSibling?.classList.contains('embed-bar') ? e.nextElementSibling.checkVisibility() : 'no bar'), false);
   await p.context().close();
 });
 
@@ -334,4 +336,58 @@ test('phone width and Chinese: the reader fits, screenshots', async () => {
     await p.context().close();
   }
   assert.deepEqual(ctx.errors, []);
+});
+
+// Pythia-12B's config.json as EleutherAI publishes it (GPT-NeoX keys), Qwen2.5's window keys; at 390 px (walk 11-28)
+const PYTHIA = JSON.stringify({ architectures: ['GPTNeoXForCausalLM'], bos_token_id: 0, eos_token_id: 0, hidden_act: 'gelu', hidden_size: 5120,
+  initializer_range: 0.02, intermediate_size: 20480, layer_norm_eps: 1e-5, max_position_embeddings: 2048, model_type: 'gpt_neox',
+  num_attention_heads: 40, num_hidden_layers: 36, rotary_emb_base: 10000, rotary_pct: 0.25, tie_word_embeddings: false,
+  torch_dtype: 'float16', transformers_version: '4.24.0', use_cache: true, use_parallel_residual: true, vocab_size: 50688 });
+test('keys as the file names them (Pythia: rotary_pct, rotary_emb_base; no "read from" a key the file lacks); window keys read; every value on screen at 390 px', async () => {
+  const p = await ctx.open('/#config-reader', { width: 390, height: 900 });
+  assert.equal(await paste(PYTHIA, p), 'ok');
+  await p.waitForFunction(() => [...document.querySelectorAll('#config-keys tbody tr')].some((tr) => tr.cells[0].textContent === 'rotary_pct'));
+  const rows = await p.$$eval('#config-keys tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const row = (k) => rows.find((r) => r[0] === k);
+  assert.deepEqual(row('rotary_pct').slice(0, 2), ['rotary_pct', '0.25']);
+  assert.match(row('rotary_pct')[2], /transformers calls it partial_rotary_factor/);
+  assert.match(row('rotary_pct')[3], /rotary_dim = 32/);   // 5120 / 40 = 128 channels, a quarter rotate
+  assert.deepEqual(row('rotary_emb_base').slice(0, 2), ['rotary_emb_base', '10000']);
+  assert.ok(!row('partial_rotary_factor') && !row('rope_theta'), 'no key the file does not have');
+  await p.waitForFunction(() => /rotary_dim 32 of head_dim 128/.test(document.getElementById('config-model').textContent ?? ''));
+  const said = await p.textContent('#config-model') ?? '';
+  assert.doesNotMatch(said, /read from/, said);   // Pythia's file has no rope_scaling / rope_parameters to read from
+  // every cell inside the 390 px viewport (the table stacks into one card per key)
+  const outside = await p.$$eval('#config-keys tbody td', (tds) => tds.map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0 && (r.left < 0 || r.right > 390.5)).length);
+  assert.equal(outside, 0);
+  await p.locator('#config-keys').screenshot({ path: shotPath('config/keys-pythia-390') });
+  // no M-RoPE in Pythia: config-mrope is hidden, and no Permalink · Embed bar is left standing in its place
+  await p.waitForFunction(() => document.getElementById('config-mrope-box')?.hidden === true);
+  assert.deepEqual(await p.$$eval('#config-mrope, #config-mrope + .embed-bar', (els) => els.map((e) => e.checkVisibility())), [false, false]);
+  // Qwen2.5-7B: sliding_window, use_sliding_window, max_window_layers, with the window switched off
+  assert.equal(await paste(fixture('Qwen2.5-7B.json'), p), 'ok');
+  await p.waitForFunction(() => [...document.querySelectorAll('#config-keys tbody tr')].some((tr) => tr.cells[0].textContent === 'use_sliding_window'));
+  const q = await p.$$eval('#config-keys tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.match(q.find((r) => r[0] === 'sliding_window')[3], /not applied: use_sliding_window is false/);
+  assert.match(q.find((r) => r[0] === 'use_sliding_window')[3], /every layer attends over the whole input/);
+  assert.match(q.find((r) => r[0] === 'max_window_layers')[3], /no effect while use_sliding_window is false/);
+  await p.context().close();
+});
+
+test('config-wavelengths at 390 px: each threshold label stands nearer its own line than any other (or goes to the legend)', async () => {
+  const p = await ctx.open('/#config-reader', { width: 390, height: 900 });
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  const r = await p.$eval('#config-wavelengths', (el) => {
+    const b = /** @type {any} */ ([...el.shadowRoot.querySelectorAll('[data-panel]')].find((x) => x.tagName === 'PE-LINES'));
+    return { lines: b.markLines(), boxes: b.textBoxes().filter((t) => t.kind === 'label'), legend: b.shadowRoot.querySelector('.legend')?.textContent ?? '' };
+  });
+  assert.ok(r.lines.length >= 2, JSON.stringify(r.lines));   // Llama 3.1: L₀/high_freq_factor, L₀/low_freq_factor, max
+  for (const m of r.lines) {
+    const bx = r.boxes.find((t) => t.text === m.label || m.label.startsWith(t.text));
+    if (!bx) { assert.ok(r.legend.includes(m.label), `${m.label}: neither drawn nor in the legend`); continue; }
+    const mid = bx.y + bx.h / 2;
+    for (const o of r.lines) if (o !== m) assert.ok(Math.abs(mid - m.y) < Math.abs(mid - o.y), `"${m.label}" (at ${mid.toFixed(1)}) nearer the line of "${o.label}" (${o.y.toFixed(1)}) than its own (${m.y.toFixed(1)})`);
+  }
+  await p.locator('#config-wavelengths').screenshot({ path: shotPath('config/wavelengths-390') });
+  await p.context().close();
 });

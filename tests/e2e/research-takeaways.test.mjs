@@ -130,6 +130,7 @@ test('factor-advisor: opens on Llama 3.1 8B (8192 → 131072: 16, yarn); its con
     for (const s of ['8192', '131072', `16${lang === 'en' ? ' times' : ' 倍'}`, d.readouts.attention.toFixed(4), `${cfg.rope_scaling.rope_type}${lang === 'en' ? ', factor ' : '、因子 '}${cfg.rope_scaling.factor}`, '128K'])
       assert.ok(k.includes(s), `${lang} takeaway: ${s}`);
     assert.match(k, lang === 'en' ? /2 or 3, not 4, for 1M tokens from 256K/ : /从 256K 到 1M 用 2 或 3 而不是 4/);
+    assert.match(k, lang === 'en' ? /For the default file, Llama 3\.1 8B,/ : /以默认文件 Llama 3\.1 8B 为例/);   // true after another file is loaded too (walk 11-28)
   }
   // what is drawn and why, in the factor's note: the ratio, and the config's own factor 8 named as not what is drawn
   assert.match(await note('en'), /131072 \/ 8192 = 16\..*own rope_scaling says llama3, factor 8: its makers’ choice; drawn here: the rule above, factor 16 with yarn\./);

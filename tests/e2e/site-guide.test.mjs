@@ -183,6 +183,21 @@ test('cite this page: BibTeX with the page address, and a copy button that repor
   await page.waitForFunction(() => document.querySelector('#cite-status').textContent !== '');
 });
 
+test('every runnable listing has a Copy button that copies exactly the code the listing test runs', async () => {
+  const n = await page.$$eval('main pre.listing[data-run]', (ps) => ps.length);
+  assert.ok(n >= 9, `${n} listings`);
+  const bars = await page.$$eval('main pre.listing[data-run]', (ps) => ps.map((pre) => pre.previousElementSibling?.querySelector('button.copy-code')?.textContent));
+  assert.deepEqual(bars, Array(n).fill('Copy'));
+  const first = page.locator('#code-trap-torch button.copy-code');
+  await first.scrollIntoViewIfNeeded();
+  await first.click();
+  await page.waitForFunction(() => document.querySelector('#code-trap-torch .copy-status')?.textContent !== '');
+  const [copied, code, status] = await page.$eval('#code-trap-torch', (f) => [f.querySelector('button.copy-code').dataset.copied, f.querySelector('pre.listing').textContent, f.querySelector('.copy-status').textContent]);
+  assert.equal(copied, code);
+  assert.match(code, /^import torch\n/);
+  assert.match(status, /^(Copied\.|No clipboard access)/);
+});
+
 test('sharing: description, Open Graph and Twitter card with a 1200 × 630 PNG on index, gallery and embed; index ↔ gallery links', async () => {
   for (const path of ['/', '/gallery.html', '/embed.html?figure=wavelengths']) {
     const p = path === '/' ? page : await ctx.open(path);

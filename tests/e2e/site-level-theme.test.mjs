@@ -21,8 +21,11 @@ const tree = (p) => p.locator('#s4').ariaSnapshot();
 test('level: Intuition folds the derivations out of the page and the accessibility tree; the stub unfolds; the URL keeps it', async () => {
   const p = ctx.page;
   // … and the sections added later: §6's dual chunk rules and DeepSeek's mscale algebra, §7's research formulas, §10's per-model splits
+  // … and the detours the intuition level skips (issue 35): FLOATER, Shaw's value term and DeBERTa's EMD, the runnable code,
+  // the engine and gguf comparison, dual chunk attention, linear attention's 1 + cos
   const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk',
-    's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models'];
+    's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models',
+    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more', 's4-roformer', 's7-research', 's8-figure', 's2-multiplicative', 's3-tupe'];
   assert.deepEqual(await state(p), { level: 'full', query: '', pressed: ['full'] });
   const before = await tree(p);
   assert.match(before, /heading "The derivation, checked step by step"/);
@@ -44,22 +47,24 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   // one stub per run of folded blocks (blocks with nothing shown between them share it), naming them, with a button
   const stubs = await p.$$eval('.level-stub', (els) => els.filter((e) => e.checkVisibility()).map((e) => /** @type {HTMLElement} */ (e).innerText));
   assert.deepEqual(stubs, [
+    'Folded in the intuition view: Multiplicative and recursive forms; FLOATER: positions as a trajectory. Show the full derivation',
+    "Folded in the intuition view: TUPE; Shaw's second term: position on the value side; DeBERTa's enhanced mask decoder. Show the full derivation",
+    'Folded in the intuition view: The d = 4 example in code. Show the full derivation',
     'Folded in the intuition view: The derivation, checked step by step; How the solution is found: eq. (14), (15), (17), (18). Show the full derivation',
     'Folded in the intuition view: Three ways to compute Rₘq; The layouts in reference code; freqs_cis, worked (d = 8, 3 positions). Show the full derivation',
+    "Folded in the intuition view: RoFormer's reported results. Show the full derivation",
+    'Folded in the intuition view: The three pitfalls in code. Show the full derivation',
     'Folded in the intuition view: Where the decay comes from; Why d = 512, base 10000 turns back up near 15,000. Show the full derivation',
-    'Folded in the intuition view: The formulas, as Hugging Face runs them. Show the full derivation',
-    'Folded in the intuition view: The three distances, as vLLM computes them. Show the full derivation',
+    "Folded in the intuition view: Your model's files, side by side; The formulas, as Hugging Face runs them. Show the full derivation",
+    'Folded in the intuition view: Long context by remapping distances: dual chunk attention. Show the full derivation',
     'Folded in the intuition view: DeepSeek’s mscale and mscale_all_dim. Show the full derivation',
     'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation',
-    'Folded in the intuition view: Each scheme’s formula and reference code. Show the full derivation',
+    'Folded in the intuition view: Research without released models: a gallery. Show the full derivation',
+    'Folded in the intuition view: The two normalisers on random vectors; A similarity that stays non-negative: 1 + cos. Show the full derivation',
     'Folded in the intuition view: How each video model splits its 64 pairs. Show the full derivation']);
-  // a new section folded like the others (§7's research gallery): its formulas and code links leave the accessibility tree,
-  // its words-only summary, figure and reading guide stay
-  const research = await p.locator('#s7-research').ariaSnapshot();
-  assert.doesNotMatch(research, /chijames\/KERPLE|naive_path_attn|NeMo computes it/);
-  assert.match(research, /In words: KERPLE and Sandwich are fixed penalties/);
-  assert.match(research, /Folded in the intuition view: Each scheme’s formula and reference code\./);
-  assert.ok(await p.locator('#research-bias').isVisible(), 'the research figure stays');
+  // §7's research gallery is a detour of the intuition path (issue 35): folded whole, figure included, and out of the tree
+  assert.equal(await p.locator('#research-bias').isVisible(), false);
+  assert.doesNotMatch(await p.locator('#s7').ariaSnapshot(), /chijames\/KERPLE|In words: KERPLE/);
 
   // the address round-trips: a fresh page opened with it starts folded
   const q = await ctx.open('/?level=intuition');
@@ -84,6 +89,15 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   await p.waitForFunction(() => !location.search.includes('level'));
 });
 
+test('level: a link to a folded block (the summary table’s TUPE) unfolds the page and lands on it', async () => {
+  const p = await ctx.open('/?level=intuition');
+  assert.equal(await p.locator('#tupe').isVisible(), false);
+  await p.locator('main a[href="#tupe"]').first().click();
+  await p.waitForFunction(() => document.documentElement.dataset.level === 'full');
+  assert.ok(await p.locator('#tupe').isVisible());
+  await p.context().close();
+});
+
 test('level in Chinese: the same folding, Chinese stub and buttons, the Chinese headings gone from the accessibility tree', async () => {
   const p = await ctx.open('/?lang=zh&level=intuition');
   assert.equal((await state(p)).level, 'intuition');
@@ -91,7 +105,7 @@ test('level in Chinese: the same folding, Chinese stub and buttons, the Chinese 
   const t = await tree(p);
   assert.doesNotMatch(t, /heading "推导，逐步验证"|def rotate_half/);
   const stub = await p.$eval('#s4-derivation', (el) => /** @type {HTMLElement} */ (el.previousElementSibling).innerText);
-  assert.equal(stub, '直观模式下已折叠：推导，逐步验证；解是怎样求出来的：式 (14)、(15)、(17)、(18)。 显示完整推导');
+  assert.equal(stub, '直观模式下已折叠：推导，逐步验证；解是怎样求出来的：式 (14)、(15)、(17)、(18)。显示完整推导');
   await p.click('#level-full');
   assert.match(await tree(p), /heading "推导，逐步验证"/);
   await p.context().close();

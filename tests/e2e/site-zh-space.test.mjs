@@ -57,8 +57,31 @@ for (const path of ['/?lang=zh', '/gallery.html?lang=zh', '/embed.html?figure=t5
     bad.push(...texts.flatMap((t) => [...t.matchAll(/.{0,12}[\u3001\u3002\uff0c\uff1a\uff1b][ \u00a0]+.{0,12}/gu)].map((m) => m[0])));
     // nor the Chinese dash '——' next to a Chinese character ('不崩溃—— 而不是')
     bad.push(...texts.flatMap((t) => [...t.matchAll(new RegExp(`.{0,12}(?:——[ \\u00a0]+${CJK}|${CJK}[ \\u00a0]+——).{0,12}`, 'gu'))].map((m) => m[0])));
+    // nor a space before a full-width opening bracket or title mark ('Qwen2.5-VL （视觉塔）', '.safetensors （例如': walk 11-28)
+    bad.push(...texts.flatMap((t) => [...t.matchAll(/.{0,12}\S[ \u00a0]+[\uff08\u300a].{0,12}/gu)].map((m) => m[0])));
     assert.deepEqual(bad, []);
     assert.deepEqual(italic, []);
     if (p !== ctx.page) await p.close();
   });
 }
+
+test('zh reference lines: full-width separators between the citations, Chinese post titles in 《》 (walk 11-28)', async () => {
+  const p = ctx.page;
+  const refs = await p.$$eval('main .refs', (ps) => ps.filter((e) => e.checkVisibility()).map((e) => {
+    // the text between the citations: everything except citations, code and the other language's spans
+    const c = /** @type {HTMLElement} */ (e.cloneNode(true));
+    for (const x of c.querySelectorAll('cite, code, [lang="en"]')) x.remove();
+    return c.textContent.replace(/\s+/g, ' ').trim();
+  }));
+  assert.ok(refs.length >= 12, `${refs.length} reference lines`);
+  for (const r of refs) assert.doesNotMatch(r, /[;,()]/, `ASCII punctuation between citations: ${r}`);
+  const titles = await p.$$eval('main cite[lang="zh-Hans"]', (cs) => cs.filter((c) => c.checkVisibility()).map((c) => c.textContent.trim()));
+  assert.ok(titles.length >= 5);
+  for (const t of titles) assert.match(t, /^(苏剑林)?《[^》]+》(（[\w.-]+）)?$/, t);
+  assert.ok(titles.includes('苏剑林《Transformer 升级之路：2、博采众长的旋转式位置编码》'));
+  assert.ok(titles.includes('《RoPE 的远距离衰减》（linsight.cn）'));
+  // English mode gets the source text back
+  const en = await ctx.open('/', { width: 1280, height: 900 });
+  assert.ok((await en.$$eval('main cite[lang="zh-Hans"]', (cs) => cs.map((c) => c.textContent.trim()))).includes('Su, Transformer 升级之路：2、博采众长的旋转式位置编码'));
+  await en.close();
+});

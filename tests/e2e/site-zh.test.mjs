@@ -60,7 +60,7 @@ test('zh mode: no English words in the visible text of the page and its figures'
   assert.ok(texts.some((t) => t.includes('旋转位置编码')), 'section prose is collected');
   assert.ok(texts.some((t) => t.includes('分桶后的 δ')), 'figure legends (shadow DOM) are collected');
   assert.deepEqual(englishWords(texts, CODE), []);
-  await page.screenshot({ path: shotPath('zh-1280-full'), fullPage: true });
+  await page.screenshot({ path: shotPath('zh-1280-full'), fullPage: true, timeout: 120_000 });   // ~70,000 px tall: slow on a shared 2-core machine
 });
 
 test('zh mode: the figure gallery (titles, descriptions, parameter tables, every figure) has no English words', async () => {

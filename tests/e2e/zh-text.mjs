@@ -9,6 +9,7 @@ export const PROPER_NAMES = new Set(('RoPE ALiBi xPos LLaMA Llama ChatGLM GLM FL
   'OPT Flan Qwen Mistral BLOOM MPT XLNet Gemma Haviv Kazemnejad LEX Ke Peng Proof-pile NTK-by-parts ' +
   'Wan Cosmos FLUX HunyuanVideo SigLIP NaFlex vLLM diffusers ' +
   'KERPLE Sandwich FIRE CoPE PaTH Householder stick-breaking MLP README DeepSeek Golovneva Chi Li Tan Yang NeMo Chen Tancik ' +
+  'Python Node npm JAX Pythia Barbero KV RULER Code Rozière ' +
   'TinyStories ReRoPE Leaky Karpathy Apache MIT CDLA Sharing Eldan GGUF Hub raincandy').split(' '));
 // Hugging Face rope_type values (code: the config's own strings, as in "PI (linear)").
 export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.split(' '));

@@ -10,7 +10,7 @@ import { describeFigure } from '../src/figures/index.js';
 import { GALLERY } from './config-gallery.js';
 import { scalingFacts, mscaleNote, typeNamed } from '../src/figures/defs/config-common.js';
 import { tr, onLang } from './state.js';
-import { keyRows } from './config-keys.js';
+import { keyRows, at } from './config-keys.js';
 import './config-reader.css';
 
 const $ = (id) => document.getElementById(id);
@@ -34,15 +34,17 @@ gallery.replaceChildren(...buttons);
 const label = () => gallery.setAttribute('aria-label', tr({ en: 'gallery of model configs', zh: '模型配置列表' }));
 
 const num = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
-/** The position-related values read from the config, as one sentence in each language. */
-function facts(r) {
+/** The config text parsed, or null (a file that is not JSON: ropeFromConfig reports the error). @param {string} c */
+const parsed = (c) => { try { return JSON.parse(c); } catch { return null; } };
+/** The position-related values read from the config, as one sentence in each language. @param {any} [cfg] the parsed file */
+function facts(r, cfg) {
   const en = [], zh = [];
   for (const [type, t] of Object.entries(r.layer_types)) {
     if (!t) { en.push(`${type}: no RoPE`); zh.push(`${typeNamed(type)}：不用 RoPE`); continue; }
     const scale = t.factor != null ? ` ×${num(t.factor)}` : '', orig = t.original_max_position_embeddings ? ` from ${t.original_max_position_embeddings} tokens` : '';
-    const f = scalingFacts(t), from = ` (read from ${t.source})`;
+    const f = scalingFacts(t), inFile = !cfg || at(cfg, t.source) !== undefined, from = inFile ? ` (read from ${t.source})` : '';
     en.push(`${type}: ${t.rope_type}${scale}${orig}${from}, rope_theta ${num(t.rope_theta)}, rotary_dim ${t.rotary_dim} of head_dim ${t.head_dim}, attention_scaling ${num(t.attention_scaling)}${f.en.map((x) => `, ${x}`).join('')}`);
-    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}（${orig ? `原长度 ${t.original_max_position_embeddings}，` : ''}读自 ${t.source}），rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
+    zh.push(`${typeNamed(type)}：${t.rope_type}${scale}${orig || inFile ? `（${orig ? `原长度 ${t.original_max_position_embeddings}` : ''}${orig && inFile ? '，' : ''}${inFile ? `读自 ${t.source}` : ''}）` : ''}，rope_theta ${num(t.rope_theta)}，head_dim ${t.head_dim} 中旋转 ${t.rotary_dim} 维，attention_scaling ${num(t.attention_scaling)}${f.zh.map((x) => `，${x}`).join('')}`);
   }
   if (r.layers) {
     const nope = r.layers.filter((l) => !l.rope).length;
@@ -73,7 +75,7 @@ function describe() {
     : c == null || c === DEFAULT ? [code('Llama 4 Scout'), tr({ en: ' (its position keys): ', zh: '（它的位置参数）：' })]
       : [tr({ en: 'Your config.json: ', zh: '你的 config.json：' })];
   let said = null;
-  if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT)); } catch { said = null; } }
+  if (pe) { try { said = facts(pe.ropeFromConfig(c ?? DEFAULT), parsed(c ?? DEFAULT)); } catch { said = null; } }
   const strong = document.createElement('strong');
   strong.append(...name);
   // identifiers (rope_theta, text_config.rope_scaling, full_attention …) set as code, in both languages
@@ -82,7 +84,7 @@ function describe() {
   line.dataset.model = m?.id ?? '';
   // the same file key by key: value, what the key does, the number it produces
   let rows = [];
-  if (pe) { try { rows = keyRows(pe.ropeFromConfig(c ?? DEFAULT)); } catch { rows = []; } }
+  if (pe) { try { rows = keyRows(pe.ropeFromConfig(c ?? DEFAULT), parsed(c ?? DEFAULT)); } catch { rows = []; } }
   const keys = $('config-keys');
   keys.hidden = !rows.length;
   keys.querySelector('tbody').replaceChildren(...rows.map(([k, v, what, makes]) => {

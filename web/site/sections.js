@@ -29,13 +29,13 @@ export const sections = [
       const vec = ui.$('s2-shift-vec');
       if (sh.unsupported) {
         ui.$('s2-shift').textContent = '—'; delete ui.$('s2-shift').dataset.value;
-        ui.$('s2-shift-note').textContent = ui.tr(L('(pick the interleaved or concatenated layout: the check uses the paper’s frequencies)', '（请选交错或拼接排列：此验证用论文的频率）'));
+        ui.$('s2-shift-note').textContent = ui.tr(L(' (pick the interleaved or concatenated layout: the check uses the paper’s frequencies)', '（请选交错或拼接排列：此验证用论文的频率）'));
         vec.replaceChildren();
         return;
       }
       ui.out('s2-shift', sh.diff);
-      ui.$('s2-shift-note').replaceChildren(...subs(ui.tr(L('(M_k applied by the wasm RoPE kernel at position −k)', '（M_k 由 WebAssembly 的 RoPE 核以位置 −k 施加）'))));
-      matTable(vec, [[mathCode('M_k · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [mathCode('p_(pos+k)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
+      ui.$('s2-shift-note').replaceChildren(...subs(ui.tr(L(' (M_t applied by the wasm RoPE kernel at position −t)', '（M_t 由 WebAssembly 的 RoPE 核以位置 −t 施加）'))));
+      matTable(vec, [[mathCode('M_t · p_pos'), ...Array.from(sh.moved.slice(0, 6), (v) => ui.fmt(v, 5))], [mathCode('p_(pos+t)'), ...Array.from(sh.target.slice(0, 6), (v) => ui.fmt(v, 5))]],
         ['', ...range(6, (c) => `c${c}`)]);
       vec.dataset.moved = JSON.stringify(Array.from(sh.moved));
     },

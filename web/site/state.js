@@ -69,8 +69,17 @@ function stubs() {
     const names = run.flatMap((b) => title(/** @type {HTMLElement} */ (b))).filter(Boolean);
     stub.firstElementChild.textContent = names.length ? (lang === 'zh' ? `${tr(STUB)}：${names.join('；')}。` : `${tr(STUB)}: ${names.join('; ')}.`) : `${tr(STUB)}${lang === 'zh' ? '。' : '.'}`;
     stub.lastElementChild.textContent = tr(UNFOLD);
+    stub.childNodes[1].textContent = lang === 'zh' ? '' : ' ';   // no space after the full stop '。' in Chinese
   }
 }
+// A link to something the intuition level folds (the summary table's #tupe, #research-bias …) switches to the full
+// level first, so that the browser's jump lands on a shown element.
+document.addEventListener('click', (e) => {
+  const a = /** @type {Element | null} */ (e.target instanceof Element ? e.target.closest('a[href^="#"]') : null);
+  if (!a || level !== 'intuition') return;
+  const t = document.getElementById((a.getAttribute('href') ?? '').slice(1));
+  if (t?.closest('main [data-level="full"]')) setLevel('full');
+});
 export function setLevel(l, { write = true } = {}) {
   level = l === 'intuition' ? 'intuition' : 'full';
   document.documentElement.dataset.level = level;

@@ -15,7 +15,9 @@
  * @param {Ctx} g @param {{ left: number, right: number, top: number, bottom: number }} f the plot frame
  * @param {{ bg: string, text: (c: string) => string }} th
  * @param {{ paths: Array<Array<[number, number]>>, solids: Rect[], boxes: TextBox[], overflow: LegendItem[] }} drawn
- * @returns {(text: string, cands: Cands, colour: string) => void}
+ * The optional `keep(x, y, h)` of a label says where it may stand at all (a horizontal mark's label: nearer its own
+ * line than any other mark line, so it is never read as another line's label: walk 11-28, config-wavelengths at 390 px).
+ * @returns {(text: string, cands: Cands, colour: string, keep?: (x: number, y: number, h: number) => boolean) => void}
  */
 export function labelPlacer(g, f, th, { paths, solids, boxes, overflow }) {
   const box = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ bw, /** @type {number} */ bh, /** @type {string} */ text, /** @type {string} */ kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
@@ -27,20 +29,20 @@ export function labelPlacer(g, f, th, { paths, solids, boxes, overflow }) {
   };
   // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
   // the space nearest the middle); else (nothing clear) by its line.
-  const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands) => {
+  const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands, /** @type {(x: number, y: number, h: number) => boolean} */ keep) => {
     const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 14 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
     /** @type {[number, number] | undefined} */
-    let c = pref.find(([x, y]) => clear(x, y, tw, h)), best = Infinity;
+    let c = pref.find(([x, y]) => keep(x, y, h) && clear(x, y, tw, h)), best = Infinity;
     if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
-      const dd = Math.hypot(x - x0, y - y0); if (dd < best && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
+      const dd = Math.hypot(x - x0, y - y0); if (dd < best && keep(x, y, h) && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
     }
     return { c, tw, h, pref };
   };
-  return (text, cands, colour) => {
-    let lines = [text], s = spot(lines, cands);
+  return (text, cands, colour, keep = () => true) => {
+    let lines = [text], s = spot(lines, cands, keep);
     if (!s.c && text.includes(' ')) {
       const mid = text.length / 2, cut = [...text.matchAll(/ /g)].map((m) => /** @type {number} */ (m.index)).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
-      const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands);
+      const two = [text.slice(0, cut), text.slice(cut + 1)], s2 = spot(two, cands, keep);
       if (s2.c) { lines = two; s = s2; }
     }
     // nowhere clear (a narrow phone plot): the label goes under the plot, in the legend, with the mark's dash

@@ -254,7 +254,10 @@ export class PeLines extends Base {
         place(m.label, (tw) => ys(7).flatMap((y) => /** @type {Array<[number, number]>} */ ([[x + 4, y], [x - 4 - tw, y]])), th.colour(m.color, th.muted));
       } else {
         const y = py(m.y ?? NaN), xsC = (/** @type {number} */ tw) => Array.from({ length: Math.max(1, Math.floor((f.right - f.left - tw - 8) / 24)) }, (_, i) => f.left + 4 + i * 24);
-        place(m.label, (tw) => [...xsC(tw).flatMap((x) => /** @type {Array<[number, number]>} */ ([[x, y + 3], [x, y - 15]]))], th.colour(m.color, th.muted));
+        // the label's middle nearer its own line than any other horizontal mark's: it cannot be read as theirs
+        const others = this.marks.filter((o) => o !== m && o.x === undefined && Number.isFinite(o.y)).map((o) => py(o.y ?? NaN));
+        const keep = (/** @type {number} */ _x, /** @type {number} */ ly, /** @type {number} */ h) => others.every((oy) => Math.abs(ly + h / 2 - y) < Math.abs(ly + h / 2 - oy));
+        place(m.label, (tw) => [...xsC(tw).flatMap((x) => /** @type {Array<[number, number]>} */ ([[x, y + 3], [x, y - 15]]))], th.colour(m.color, th.muted), keep);
       }
     }
     for (const r of this.regions) {
@@ -263,12 +266,15 @@ export class PeLines extends Base {
       place(r.label, (tw) => [...ys(7).reverse().map((y) => /** @type {[number, number]} */ ([cx - tw / 2, y])), ...ys(7).reverse().flatMap((y) => /** @type {Array<[number, number]>} */ ([[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]]))], th.fg);
     }
     this._boxes = boxes; this._paths = paths; this._solids = solids; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
+    this._markYs = this.marks.filter((m) => m.x === undefined && m.label && Number.isFinite(m.y)).map((m) => ({ label: m.label, y: py(m.y ?? NaN) }));
     return sc;
   }
 
   /** Every text drawn on the canvas: {x, y, w, h, text, kind: xtick | ytick | xlabel | ylabel | label (marks, regions)}, canvas CSS px. */
   /** @returns {TextBox[]} */
   textBoxes() { return this._boxes ?? []; }
+  /** The horizontal marks drawn: label and canvas y (CSS px), for tests that a label stands by its own line. */
+  markLines() { return this._markYs ?? []; }
   /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
   /** @returns {Rect[]} */
   solidBoxes() { return this._solids ?? []; }

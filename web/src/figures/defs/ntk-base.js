@@ -76,7 +76,7 @@ export default {
           { y: r.piAngle, label: L('PI at L·s', 'PI，位置 L·s'), color: C.linear, dash: [2, 2] },
           { y: r.ntkAngle, label: L('NTK-aware at L·s', 'NTK-aware，位置 L·s'), color: C.ntk }],
         marks: [{ y: 2 * Math.PI, label: L('2π: one full turn', '2π：转满一圈') }], regions,
-        caption: L(`Angle p·θ′ᵢ reached at position L·s = ${target} (radians); PI lands on the black line`, `在位置 L·s = ${target} 处转到的角度 p·θ′ᵢ（弧度）；PI 恰好落在黑线上`), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('radians', '弧度'),
+        caption: L(`Angle p·θ′ᵢ reached at position L·s = ${target} (radians); PI lands on the thick line (the largest angle seen in training)`, `在位置 L·s = ${target} 处转到的角度 p·θ′ᵢ（弧度）；PI 恰好落在粗线（训练中见过的最大角度）上`), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('radians', '弧度'),
       },
       readouts: [
         { id: 'beta', label: L('digit base β = base^(2/d)', '进制 β = base^(2/d)'), value: beta, text: `${beta.toPrecision(6)} → ${beta2.toPrecision(6)} (NTK: β·s^(2/(d−2)))` },

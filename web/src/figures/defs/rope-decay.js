@@ -37,8 +37,8 @@ export default {
     backend: backendParam,
   },
   /** @type {import('../params.js').FigureTry[]} */
-  tries: [{ params: { base: 500000, base2: 0 }, look: L('Base 500 000 alone: the slowest pair’s quarter turn moves to ≈ 745 000, far outside the window, so the mark is gone and the curve does not turn back up within 65 536.',
-    '只用底数 500 000：最慢一对的四分之一圈移到约 745 000，远在窗口之外，标记消失，曲线在 65 536 之内不再回升。') },
+  tries: [{ params: { base: 500000, base2: 0 }, look: L('Base 500 000 alone: the slowest pair’s quarter turn moves to 746 154 (π/2 ÷ θ of the slowest pair, rounded to a whole token), far outside the window, so the mark is gone and the curve does not turn back up within 65 536.',
+    '只用底数 500 000：最慢一对的四分之一圈移到 746 154（π/2 ÷ 最慢一对的 θ，取整到词元），远在窗口之外，标记消失，曲线在 65 536 之内不再回升。') },
   { params: { qk: 'random', base2: 0, bound: false, window: 4096, at: 0 }, look: L('Non-negative random q, k (as in “RoPE 的远距离衰减”, linsight.cn): more wiggle than with ones, but still a clear peak at 0 and a decay.',
     '非负随机的 q、k（同《RoPE 的远距离衰减》）：比全 1 时抖动更多，但 0 处仍有明显的峰，之后衰减。') }],
   panels: (p) => [{ id: 'plot', block: 'lines', height: 280 }, ...(p.bound ? [{ id: 'bound', block: 'lines', height: 240, logY: true }] : [])],
