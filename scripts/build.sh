@@ -36,6 +36,15 @@ cp build/wasm-threads/posenc-threads.{js,wasm,worker.js} dist/threads/
 echo '{ "type": "commonjs" }' >dist/threads/package.json
 node_modules/.bin/tsc -p web/tsconfig.json
 cp web/src/index.cjs web/src/index.d.cts dist/
+# tokenizer.json support: Hugging Face's @huggingface/tokenizers (Apache-2.0, from the npm registry at set-up) ships inside
+# the package as dist/hf-tokenizers.js with its licence, and dist/tokenizer_hf.js imports it by relative path — so that a
+# consumer needs no second package and no bundler resolves a bare name (bundled apps, plain pages, a CDN copy of dist/)
+TK=node_modules/@huggingface/tokenizers
+{ printf '/* @huggingface/tokenizers %s (huggingface/tokenizers.js), Apache-2.0: see hf-tokenizers.LICENSE */\n' \
+    "$(node -p "require('./$TK/package.json').version")"; cat "$TK/dist/tokenizers.min.mjs"; } > dist/hf-tokenizers.js
+cp "$TK/LICENSE" dist/hf-tokenizers.LICENSE
+sed -i "s#import('@huggingface/tokenizers')#import('./hf-tokenizers.js')#" dist/tokenizer_hf.js
+grep -q "import('./hf-tokenizers.js')" dist/tokenizer_hf.js || { echo "[build] dist/tokenizer_hf.js: the tokenizers import was not rewritten" >&2; exit 1; }
 # the real-model figures' first paint, computed by dist/ from ../shared's models and text (cached; null without them)
 node scripts/model-data.mjs
 # the figure layer (JavaScript + JSDoc) type-checked strictly, its declarations emitted into build/figures-types

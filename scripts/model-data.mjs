@@ -27,7 +27,7 @@ const key = hash.digest('hex').slice(0, 16);
 if (existsSync(OUT) && readFileSync(OUT, 'utf8').includes(`key ${key}`)) { console.log('[model-data] up to date'); process.exit(0); }
 
 const { default: init } = await import('posenc');
-const { MODELS, METHOD_NAMES, methodOptions, summarize } = await import('../web/src/figures/defs/model-methods.js');
+const { MODELS, METHOD_NAMES, PRECOMPUTED, methodOptions, summarize } = await import('../web/src/figures/defs/model-methods.js');
 const t0 = Date.now();
 const pe = await init();
 const text = readFileSync(files[2], 'utf8');
@@ -37,7 +37,7 @@ for (const block of text.split('\n\n')) {
   if (!b) continue;
   if (!stories.length || b.startsWith('Once upon a time')) stories.push(b); else stories[stories.length - 1] += '\n\n' + b;
 }
-const CTX = 4096, FACTOR = 8, WINDOW = 256, PREFIX = 3072, MAPS = ['original', 'yarn', 'rerope'];
+const { ctx: CTX, factor: FACTOR, window: WINDOW, maps: MAPS } = PRECOMPUTED, PREFIX = 3072;
 const round = (x) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
 const deep = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? v : round(v)) : Array.isArray(v) ? v.map(deep) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v);
 const out = { key, ctx: CTX, factor: FACTOR, window: WINDOW, prefix: PREFIX, models: {} };
@@ -64,6 +64,8 @@ for (const [name, m] of Object.entries(MODELS)) {
       attention: { layer: m.layer, head, rows: [CTX - 256, CTX] }, gauges: { rows: [CTX - 512, CTX] } });
     const sm = summarize(ev, { trained: m.trained, charsPerToken, layer: m.layer, heads });
     if (!MAPS.includes(method)) sm.map = null;   // the other maps are computed live (the bundle stays small)
+    else sm.map.data = sm.map.data.map((v) => Number(v.toPrecision(3)));
+    delete sm.acc;                               // per-bucket accuracy is not drawn
     methods[method] = sm;
   }
   const continuation = {};
@@ -72,7 +74,8 @@ for (const [name, m] of Object.entries(MODELS)) {
     continuation[method] = g.text;
   }
   const inRange = summarize(probe, { trained: m.trained, charsPerToken, layer: m.layer, heads }).gauges;
-  out.models[name] = { ids: Array.from(seq), charsPerToken, head, heads, layers: lm.hparams.n_layer, inRangeGauges: inRange,
+  const ids64 = Buffer.from(new Uint16Array(seq).buffer).toString('base64');   // little-endian hosts
+  out.models[name] = { ids64, charsPerToken, head, heads, layers: lm.hparams.n_layer, inRangeGauges: inRange,
     prefixTail: lm.decode(seq.subarray(PREFIX - 40, PREFIX)), methods, continuation };
   lm.free();
 }

@@ -5,6 +5,7 @@
 // Hostile requests get an answer, never a crash: a URL that does not decode (`/%`, `/%c0%ae`) or holds a NUL byte → 400,
 // a path outside the root → 403, a method other than GET/HEAD → 405, anything unexpected → 500.
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ const ROOT = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
 // The real models and text (third-party, never in the site or the repository): /models/ is ../shared/models where that
 // folder exists (POSENC_SHARED overrides the folder holding models/), so the real-model figures load them locally.
 const MODELS = resolve(process.env.POSENC_SHARED ?? fileURLToPath(new URL('../../shared', import.meta.url)), 'models');
+const hasModels = existsSync(resolve(MODELS, 'README.md'));   // announced to the pages (x-posenc-models) only when there
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
@@ -53,7 +55,7 @@ export function serve(port = 8080, root = ROOT, { csp = true } = {}) {
         return;
       }
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        ...policy, 'cache-control': 'no-cache' });
+        ...policy, 'cache-control': 'no-cache', ...(extname(file) === '.html' && hasModels ? { 'x-posenc-models': '/models/' } : {}) });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       answer(res, 500, 'internal error');

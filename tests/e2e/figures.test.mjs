@@ -20,6 +20,35 @@ import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const pe = await init();
+// The real-model figures' defaults, computed here by the API from ../shared (the figures draw the build-time numbers,
+// rounded as scripts/model-data.mjs stores them: 4 significant digits, the map 3): TinyStories-656K on the 4096 token ids the
+// build used, the original RoPE — per 128 positions exp(mean loss), and the last 256 queries of layer 2's probed head
+// pooled to 24 × 48 cells (mean over each cell's queries of the mass on its keys), √ of each.
+const MODEL_REF = await (async () => {
+  const { default: data } = await import('../../web/src/figures/defs/model-data.gen.js');
+  const { SOURCE_656K } = await import('../js/real-models.mjs');
+  const { decodeIds } = await import('../../web/src/figures/defs/model-methods.js');
+  const m = data.models['tinystories-656k'], r4 = (x) => Number(x.toPrecision(4)), r3 = (x) => Number(x.toPrecision(3));
+  const lm = await pe.loadModel(SOURCE_656K);
+  const ev = await lm.evaluate({ ids: decodeIds(m.ids64), attention: { layer: 1, head: m.head, rows: [3840, 4096] } });
+  lm.free();
+  const loss = [];
+  for (let a = 0; a < 4096; a += 128) {
+    let s = 0, c = 0;
+    for (let p = Math.max(a, 1); p < a + 128; p++) { s += ev.nll[p - 1]; c++; }
+    loss.push(r4(Math.exp(s / c)));
+  }
+  const map = [];
+  for (let r = 0; r < 24; r++) {
+    const q0 = Math.ceil((r * 256) / 24), q1 = Math.ceil(((r + 1) * 256) / 24);
+    for (let c = 0; c < 48; c++) {
+      let s = 0;   // each term divided by the cell's query count, added in query then key order (as the figure pools)
+      for (let q = q0; q < q1; q++) for (let j = Math.ceil((c * 4096) / 48); j < Math.ceil(((c + 1) * 4096) / 48); j++) s += ev.attention.rows[q * 4096 + j] / (q1 - q0);
+      map.push(Math.fround(Math.sqrt(r3(s))));   // the maps are stored to 3 significant digits
+    }
+  }
+  return { loss, map };
+})();
 
 // The rasterised SVG and the canvas rendering agree when at most 1 % of the pixels differ by more than 64 levels (of
 // 255) in some channel. Measured: 0–0.7 % (cell edges where the canvas scales a heatmap image and the SVG draws rects).
@@ -152,13 +181,16 @@ const REF = {
   'rope-phasor': () => ({ panel: 'score', values: pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 128, inv_freq: pe.ropeInvFreq({ rotary_dim: 128, rope_theta: 10000 }), q_position: 0, k_start: 0, count: 4097 }) }),
   // published numbers, not computed: the YaRN authors' evaluation data as typed into the figure
   'evidence-extension': () => ({ panel: 'ppl', series: 'YaRN', values: PERPLEXITY.yarn }),
+  // the real models (build-time numbers; MODEL_REF above recomputes them)
+  'model-loss': () => ({ panel: 'loss', series: 'original RoPE', values: MODEL_REF.loss }),
+  'model-attention': () => ({ panel: 'map', values: MODEL_REF.map }),
   'position-codes': () => { const t = pe.ropeTablesScaled({ inv_freq: Array.from({ length: 8 }, (_, i) => Math.PI / 2 ** i), positions: Array.from({ length: 64 }, (_, q) => q) });
     const v = new Float32Array(64 * 16); for (let q = 0; q < 64; q++) for (let i = 0; i < 8; i++) { v[q * 16 + 2 * i] = t.sin[q * 8 + i]; v[q * 16 + 2 * i + 1] = t.cos[q * 8 + i]; }
     return { panel: 'sine', values: v }; },
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 42);
+  assert.equal(figureNames.length, 44);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

@@ -164,3 +164,40 @@ test('bad input: a PosencError naming what and why, and the module stays usable'
   await assert.rejects(lm.evaluate({ ids: [1, 2] }), /used after free/);
   assert.equal((await m260.evaluate({ ids: [1, 2, 3] })).nll.length, 2);
 });
+
+test('the threads build (init({ threads: true })) gives the same losses: its parts compute whole rows with the serial code', async () => {
+  const many = await init({ threads: true });
+  const lm = await many.loadModel(GGUF_260K, { trained_context: 512 });
+  const ids = stream(m260, 700);
+  const [a, b] = [await m260.evaluate({ ids, rerope: { window: 128 } }), await lm.evaluate({ ids, rerope: { window: 128 } })];
+  assert.ok(maxDiff(a.nll, b.nll) <= NLL_EXACT, `${maxDiff(a.nll, b.nll)}`);
+  lm.free();
+});
+
+test('npx posenc eval: the loss by position bucket, text and JSON; bad arguments exit 2', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-eval-'));
+  const text = join(dir, 'stories.txt');
+  const ids = stream(m260, 1100);
+  writeFileSync(text, m260.decode(ids));
+  const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+  const run = (...args) => spawnSync('node', [cli, 'eval', GGUF_260K, '--text', text, ...args], { encoding: 'utf8', timeout: 120000 });
+  const j = run('--ctx', '1024', '--trained', '512', '--rope', '{"rope_type":"yarn","factor":4}', '--json');
+  assert.equal(j.status, 0, j.stderr);
+  const out = JSON.parse(j.stdout);
+  assert.equal(out.tokens, 1024);
+  assert.equal(out.rope.rope_type, 'yarn');
+  assert.deepEqual(out.buckets.map((b) => [b.start, b.end]), [[0, 128], [128, 256], [256, 512], [512, 768], [768, 1024]]);
+  // the same numbers as the API's
+  const ev = await m260.evaluate({ ids: m260.encode(m260.decode(ids)).subarray(0, 1024), rope: { rope_type: 'yarn', factor: 4 } });
+  assert.ok(Math.abs(out.buckets[3].nll - mean(ev.nll, 511, 767)) < 1e-6);
+  const t = run('--ctx', '600', '--trained', '512');
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stdout, /512–600 .* past the trained length/);
+  assert.equal(run('--ctx', 'x').status, 2);
+  assert.match(run('--rope', '{bad').stderr, /--rope: not JSON/);
+  assert.match(spawnSync('node', [cli, 'eval', GGUF_260K], { encoding: 'utf8' }).stderr, /--text <file> is required/);
+});

@@ -113,7 +113,8 @@ const POSITIONAL = ['buildInfo', 'memoryBytes', 'alloc', 'alibiSlopes', 'multipl
   'mropePositionIds', // its options (a config.json and token ids) are checked by the config reader's own tests
   'ggufHeader',        // async, a file source and no options: its bad sources are checked by gguf.test.mjs
   'ropeFromGGUF',      // async (rejects instead of throwing): its options are checked by gguf-rope.test.mjs
-  'ropeEngines'];      // async: its options (ropeFromConfig's seq_len, n_ctx, max_model_len) are checked by rope-engines.test.mjs
+  'ropeEngines',       // async: its options (ropeFromConfig's seq_len, n_ctx, max_model_len) are checked by rope-engines.test.mjs
+  'loadModel'];        // async, a file source first: its options and bad sources are checked by model.test.mjs
 
 const INT_KEYS = new Set(['rotary_dim', 'seq', 'heads', 'head_dim', 'batch', 'd', 'q_len', 'k_len', 'num_heads', 'offset', 'klen', 'qlen',
   'max_relative_position', 'num_buckets', 'max_distance', 'query_offset', 'position_buckets', 'max_relative_positions', 'n', 'd_model',

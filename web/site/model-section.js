@@ -1,7 +1,7 @@
 // §6's real-model part (sections/s6-real-model.html): the numbers its prose quotes and the continuations, from the
 // figures' build-time data (model-data.gen.js, made by scripts/model-data.mjs); and where the model files come from when
-// a figure computes live: the page's own models/ folder where the server has one (npm start and the tests serve
-// ../shared/models there), else the Hugging Face Hub.
+// a figure computes live: the local copy where the server announces one (npm start and the tests serve ../shared/models
+// at /models/), else the Hugging Face Hub.
 import data from '../src/figures/defs/model-data.gen.js';
 import { onLang } from './state.js';
 
@@ -23,18 +23,22 @@ function fill(lang) {
   for (const [method, text] of Object.entries(m.continuation)) {
     const dt = document.createElement('dt'), dd = document.createElement('dd');
     dt.textContent = LABEL[method][lang === 'zh' ? 1 : 0];
-    const prefix = Object.assign(document.createElement('span'), { className: 'prefix', textContent: `…${m.prefixTail.slice(-60)}` });
-    dd.append(prefix, Object.assign(document.createElement('mark'), { textContent: text.replace(/<\|[a-z_]+\|>/g, ' ¶ ') }));
+    // the model's own words (English whatever the page's language): literal output, set as code
+    const prefix = Object.assign(document.createElement('code'), { className: 'prefix', textContent: `…${m.prefixTail.slice(-60)}` });
+    dd.append(prefix, Object.assign(document.createElement('code'), { className: 'generated', textContent: text.replace(/<\|[a-z_]+\|>/g, ' ¶ ') }));
     dl.append(dt, dd);
   }
 }
 
+// A server with a local copy of the models says so in a header of its pages (scripts/serve.mjs: x-posenc-models, the
+// folder's URL); any other host gets one HEAD request of the page itself and the Hub.
 async function localModels() {
-  const url = new URL('models/', location.href).href;
+  let folder = null;
   try {
-    const r = await fetch(new URL('README.md', url), { method: 'HEAD' });
-    if (!r.ok) return;
+    folder = (await fetch(location.href, { method: 'HEAD' })).headers.get('x-posenc-models');
   } catch { return; }
+  if (!folder) return;
+  const url = new URL(folder, location.href).href;
   for (const id of ['model-loss', 'model-attention']) document.getElementById(id)?.setAttribute('models', url);
 }
 

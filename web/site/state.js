@@ -74,7 +74,7 @@ function stubs() {
 }
 // A link to something the intuition level folds (the summary table's #tupe, #research-bias …) switches to the full
 // level first, so that the browser's jump lands on a shown element.
-document.addEventListener('click', (e) => {
+if (typeof document !== 'undefined') document.addEventListener('click', (e) => {   // (Node imports this module too: tests)
   const a = /** @type {Element | null} */ (e.target instanceof Element ? e.target.closest('a[href^="#"]') : null);
   if (!a || level !== 'intuition') return;
   const t = document.getElementById((a.getAttribute('href') ?? '').slice(1));
@@ -124,6 +124,7 @@ export const ZH_DEFAULTS = { attention: { text: ZH_TEXT }, explorer: { text: ZH_
 export function figureState(f) {
   const out = {}, zh = lang === 'zh' ? ZH_DEFAULTS[f.getAttribute('figure')] ?? {} : {};
   for (const p of describeFigure(f.getAttribute('figure')).params) {
+    if (p.name === 'models') continue;   // where the real-model figures load files from (the host's), not the reader's state
     const v = f.getAttribute(p.name), def = p.name in zh ? zh[p.name] : Array.isArray(p.default) ? p.default.join(',') : String(p.default);
     if (v != null && v !== def) out[p.name] = v;
   }

@@ -1,11 +1,11 @@
-// Running a loaded model (model.ts): evaluate() and generate() feed a C++ session (cpp/src/model_llama.cpp) in chunks,
+// Running a loaded model: evaluate() and generate() feed a C++ session (the core's Llama builder) in chunks,
 // yielding to the event loop between chunks when the caller watches progress or may cancel.
 import type { RawModule } from './raw.js';
 import { PosencError, check, show } from './validate.js';
 import type { RopeFromConfig } from './config/result.js';
 import type { LmTokenizer } from './tokenizer_spm.js';
 
-/** What a pass needs of a loaded model (model.ts's LanguageModel). */
+/** What a pass needs of a loaded model (a LanguageModel). */
 interface LanguageModel {
   readonly live: number;
   readonly hparams: { n_vocab: number; n_layer: number; n_head: number; interleaved: boolean };

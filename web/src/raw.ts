@@ -128,7 +128,7 @@ export interface RawModule {
   ropeDecayBound(invFreq: Address, nInv: number, count: number, out: Address): Raw<undefined>;
   envelope(values: Address, n: number, width: number): Raw<{ min: Float32Array; max: Float32Array }>;
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
-  // cpp/bindings/model.cpp (web/src/model.ts types the results)
+  // cpp/bindings/model.cpp (the model family types the results)
   lmFromGguf(bytes: Address, n: number): Raw<unknown>;
   lmFromSafetensors(bytes: Address, n: number, hparams: Record<string, number>): Raw<unknown>;
   lmFree(handle: number): undefined;

@@ -1,7 +1,7 @@
 // A Hugging Face `tokenizer.json` (with its tokenizer_config.json where given), tokenized by Hugging Face's own
 // JavaScript port, @huggingface/tokenizers (huggingface/tokenizers.js: normalisers, pre-tokenizers, BPE/Unigram/WordPiece
-// models with byte fallback, post-processors, decoders). Loaded on first use, so that the rest of posenc never
-// imports it (a plain page without an import map or bundler can use everything else).
+// models with byte fallback, post-processors, decoders). Loaded on first use; the package ships it as
+// dist/hf-tokenizers.js (scripts/build.sh rewrites this import to that file), so consumers install nothing more.
 import type { LmTokenizer } from './tokenizer_spm.js';
 import { PosencError } from './validate.js';
 
@@ -21,8 +21,8 @@ export async function hfTokenizer(json: unknown, config: unknown, bos: number | 
   try {
     mod = await import('@huggingface/tokenizers') as unknown as typeof mod;
   } catch (e) {
-    throw new PosencError(`tokenizer: could not load @huggingface/tokenizers (${(e as Error).message}); install it beside posenc, ` +
-      'or map it in an import map on a page without a bundler');
+    throw new PosencError(`tokenizer: could not load @huggingface/tokenizers (${(e as Error).message}): posenc's dist/hf-tokenizers.js ` +
+      'must be served beside its other files');
   }
   let t: HfTokenizer;
   try {

@@ -6,7 +6,7 @@
 // Computed by posenc's own forward pass (lm.evaluate's attention rows and gauges).
 import { L } from '../params.js';
 import { MODEL_PARAMS, precomputed, summaries } from './model-live.js';
-import { METHOD_LABELS, METHOD_NAMES, MODELS } from './model-methods.js';
+import { METHOD_LABELS, METHOD_NAMES, MODELS, PRECOMPUTED } from './model-methods.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ model: import('./model-methods.js').ModelName, method: import('./model-methods.js').Method, factor: number, window: number, ctx: number, models: string }} P */
 
@@ -16,7 +16,7 @@ const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(0)} %`;
 /** @type {import('../params.js').FigureDef<P>} */
 export default {
   name: 'model-attention',
-  long: (p) => !precomputed(/** @type {any} */ (p)) || !['original', 'yarn', 'rerope'].includes(/** @type {any} */ (p).method),
+  long: (p) => !precomputed(/** @type {any} */ (p)) || !PRECOMPUTED.maps.includes(/** @type {any} */ (p).method),
   title: L('A real model’s attention past its training length', '真实模型越过训练长度后的注意力'),
   description: L('One head of a trained RoPE model’s last layer: the attention of its last 256 queries (rows) over every key (columns) of a 4096-token text, pooled into cells; the dashed column marks keys 512 tokens before the first query. Beneath: the layer’s mean attention mass on keys at least 512 tokens away and within the last 32.',
     '一个训练好的 RoPE 模型最后一层的某个头：4096 词元文本中最后 256 个查询（行）对所有键（列）的注意力，合并成格；虚线列标出第一个查询之前 512 个词元处的键。下方：该层各头对至少 512 个词元之外的键、以及对最近 32 个键的平均注意力。'),
@@ -30,7 +30,7 @@ export default {
   /** @type {import('../params.js').FigureTry[]} */
   tries: [
     { params: { method: 'rerope' }, look: L('ReRoPE: the bright band along the diagonal (recent keys) returns.', 'ReRoPE：对角线上的亮带（最近的键）回来了。') },
-    { params: { method: 'yarn' }, look: L('YaRN ×8: part of the band returns; far keys still take a share.', 'YaRN ×8：亮带部分恢复；远处的键仍分走一部分注意力。') },
+    { params: { method: 'yarn' }, look: L('YaRN ×8 (computed live): part of the band returns; far keys still take about half.', 'YaRN ×8（现场计算）：亮带部分恢复；远处的键仍分走约一半注意力。') },
   ],
   panels: () => [{ id: 'map', block: 'heatmap', size: 520, palette: 'viridis' }],
   /** @param {Posenc} pe @param {P} p @param {any} ctx */
@@ -45,7 +45,8 @@ export default {
     const col = Math.round(((q0 - m.trained) / r.ctx) * map.cols);
     return {
       map: { data: Float32Array.from(map.data, (/** @type {number} */ v) => Math.sqrt(v)), rows: map.rows, cols: map.cols, vmin: 0,
-        rowTicks: [q0, r.ctx - 1], colTicks: [0, r.ctx - 1], marks: [{ col, label: `${q0 - m.trained}` }],
+        rowTicks: Array.from({ length: map.rows }, (_, i) => q0 + Math.round((i * 256) / map.rows)),
+        colTicks: Array.from({ length: map.cols }, (_, j) => Math.round((j * r.ctx) / map.cols)), marks: [{ col, label: `${q0 - m.trained}` }],
         caption: L(`${m.label.en}, layer ${m.layer + 1}, head ${r.head + 1}: attention of the last 256 queries (√ of the mass per cell), ${METHOD_LABELS[p.method].en}`,
           `${m.label.zh}，第 ${m.layer + 1} 层第 ${r.head + 1} 个头：最后 256 个查询的注意力（每格注意力之和的平方根），${METHOD_LABELS[p.method].zh}`),
         xlabel: L('key position', '键的位置'), ylabel: L('query position', '查询位置') },

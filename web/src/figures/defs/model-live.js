@@ -4,8 +4,7 @@
 // parameter names (a URL holding tinystories-656k/ and stories260k/, as ../shared/models is laid out) or, when it is
 // empty, from the Hugging Face Hub — over the same token ids, with progress and cancellation.
 import { FigureError, L } from '../params.js';
-import data from './model-data.gen.js';
-import { MODELS, methodOptions, summarize } from './model-methods.js';
+import { MODELS, PRECOMPUTED, decodeIds, methodOptions, summarize } from './model-methods.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {import('./model-methods.js').Method} Method */
 /** @typedef {import('./model-methods.js').ModelName} ModelName */
@@ -31,8 +30,13 @@ function load(pe, name, models) {
   return /** @type {Promise<any>} */ (loaded.get(key));
 }
 
+// The build-time numbers, loaded on first use (bundlers put them in a chunk of their own).
+/** @type {Promise<any> | null} */
+let dataPromise = null;
+const loadData = () => (dataPromise ??= import('./model-data.gen.js').then((m) => m.default));
+
 /** Whether the parameters are the precomputed ones. @param {{ factor: number, window: number, ctx: number }} p */
-export const precomputed = (p) => !!data && p.factor === data.factor && p.window === data.window && p.ctx === data.ctx;
+export const precomputed = (p) => p.factor === PRECOMPUTED.factor && p.window === PRECOMPUTED.window && p.ctx === PRECOMPUTED.ctx;
 
 /**
  * The summaries of `methods` for one model; `withMap`: the attention map too.
@@ -41,6 +45,7 @@ export const precomputed = (p) => !!data && p.factor === data.factor && p.window
  * @returns {Promise<{ runs: Record<string, Summary>, live: boolean, trained: number, ctx: number, head: number, inRange: any, pre: any }>}
  */
 export async function summaries(pe, p, methods, withMap, ctx) {
+  const data = await loadData();
   const pre = data?.models?.[p.model];
   const m = MODELS[p.model];
   /** @type {Record<string, Summary>} */
@@ -53,8 +58,8 @@ export async function summaries(pe, p, methods, withMap, ctx) {
     else todo.push(method);
   }
   if (todo.length && !pre) {
-    throw new FigureError(L('This copy of posenc was built without the real models’ text (../shared), so the model figures cannot compute.',
-      '这份 posenc 构建时没有真实模型所用的文本（../shared），模型图无法计算。'), 'figure');
+    throw new FigureError(L('This copy of the figures has no real-model text (single-file figures leave it out, and a build without ../shared has none): open the figure in the explainer or with the npm package.',
+      '这份图表没有真实模型所用的文本（单文件图表不包含它，没有 ../shared 的构建也没有）：请在讲解页面或用 npm 包打开这张图。'), 'figure');
   }
   let lm;
   if (todo.length) {
@@ -65,7 +70,7 @@ export async function summaries(pe, p, methods, withMap, ctx) {
         `模型无法加载（${/** @type {Error} */ (e).message}）。可能离线，或本页无法访问 Hugging Face Hub。`), 'models');
     }
   }
-  const ids = pre ? Int32Array.from(pre.ids.slice(0, p.ctx)) : new Int32Array(0);
+  const ids = pre ? decodeIds(pre.ids64).subarray(0, p.ctx) : new Int32Array(0);
   for (const [k, method] of /** @type {[number, Method][]} */ ([...todo.entries()])) {
     const h = lm.hparams;
     const ev = await lm.evaluate({ ids, ...methodOptions(method, { factor: p.factor, window: p.window, theta: h.rope_theta, d: h.rotary_dim }),
@@ -84,5 +89,5 @@ export const MODEL_PARAMS = {
   window: { type: /** @type {const} */ ('enum'), values: [64, 128, 256, 384], default: 256, label: L('ReRoPE window w', 'ReRoPE 窗口 w') },
   ctx: { type: /** @type {const} */ ('enum'), values: [1024, 2048, 4096], default: 4096, label: L('tokens', '词元数') },
   models: { type: /** @type {const} */ ('string'), default: '', maxLength: 400,
-    label: L('model files (a URL folder; empty: the Hugging Face Hub)', '模型文件（URL 目录；留空：Hugging Face Hub）') },
+    label: L('model files (a URL folder; empty: the Hugging Face Hub)', '模型文件（网址目录；留空则用 Hugging Face Hub）') },
 };

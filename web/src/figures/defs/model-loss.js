@@ -28,7 +28,7 @@ export default {
   /** @type {import('../params.js').FigureTry[]} */
   tries: [
     { params: { method: 'rerope' }, look: L('ReRoPE: the coloured line stays near the grey one inside 512 and flat after it — the model never sees a distance beyond 256.', 'ReRoPE：512 以内彩线与灰线几乎重合，之后保持平坦——模型从未见过超过 256 的距离。') },
-    { params: { method: 'ntk_seed' }, look: L('Seed 000’s NTK formula θ·s^(2/d) raises the base only ×1.3 for d = 16: past 512 the line stays near the original’s (about 530 against 690).', '种子文章 000 的 NTK 公式 θ·s^(2/d) 在 d = 16 时只把底数提高约 1.3 倍：512 之后曲线仍接近原始的（约 530 对 690）。') },
+    { params: { method: 'ntk_seed' }, look: L('Seed 000’s NTK formula θ·s²ᐟᵈ raises the base only ×1.3 for d = 16: past 512 the line stays near the original’s (about 530 against 690).', '种子文章 000 的 NTK 公式 θ·s²ᐟᵈ 在 d = 16 时只把底数提高约 1.3 倍：512 之后曲线仍接近原始的（约 530 对 690）。') },
     { params: { method: 'swapped' }, look: L('Swapped pairing: perplexity about 490 even inside 512 — rotate_half and rotate_every_two are equivalent only with the weights permuted.', '交换配对：即使在 512 以内困惑度也约为 490——rotate_half 与两两相邻的旋转只有在权重也随之重排时才等价。') },
     { params: { model: 'stories260k', method: 'original' }, look: L('stories260K degrades gently to about 1500 tokens, then explodes (about 45 past 512 on average).', 'stories260K 到约 1500 个词元都只是缓慢变差，之后急剧恶化（512 之后平均约 45）。') },
   ],
@@ -40,11 +40,11 @@ export default {
   /** @param {any} r @param {P} p */
   render(r, p) {
     const m = MODELS[p.model], cur = r.runs[p.method], base = r.runs.original;
-    const x = Float64Array.from(cur.loss, (/** @type {number} */ _, /** @type {number} */ i) => Math.min(i * BUCKET + BUCKET / 2, r.ctx - 1));
+    const x = Float64Array.from(cur.ppl, (/** @type {number} */ _, /** @type {number} */ i) => Math.min(i * BUCKET + BUCKET / 2, r.ctx - 1));
     const opts = methodOptions(p.method, { factor: p.factor, window: p.window, theta: 10000, d: p.model === 'stories260k' ? 8 : 16 });
     /** @type {any[]} */
-    const series = [{ x, y: Float64Array.from(base.loss, Math.exp), label: L('original RoPE', '原始 RoPE'), color: '#8a8a96', dash: [5, 3] }];
-    if (p.method !== 'original') series.push({ x, y: Float64Array.from(cur.loss, Math.exp), label: METHOD_LABELS[p.method], color: '#0072B2' });
+    const series = [{ x, y: Float64Array.from(base.ppl), label: L('original RoPE', '原始 RoPE'), color: '#8a8a96', dash: [5, 3] }];
+    if (p.method !== 'original') series.push({ x, y: Float64Array.from(cur.ppl), label: METHOD_LABELS[p.method], color: '#0072B2' });
     const row = (/** @type {any} */ s, /** @type {string} */ id, /** @type {any} */ label) => [
       { id: `${id}-inside`, label: L(`${label.en}: perplexity inside ${m.trained}`, `${label.zh}：${m.trained} 以内的困惑度`), value: s.inside.ppl, text: fmt(s.inside.ppl),
         note: L(`top-1 ${(100 * s.inside.acc).toFixed(1)} %, ${s.inside.bpc.toFixed(2)} bits per character`, `top-1 准确率 ${(100 * s.inside.acc).toFixed(1)}%，每字符 ${s.inside.bpc.toFixed(2)} 比特`) },

@@ -22,8 +22,8 @@ export const MODELS = {
 export const METHOD_NAMES = /** @type {const} */ (['original', 'pi', 'ntk', 'ntk_seed', 'dynamic', 'yarn', 'rerope', 'leaky', 'logn', 'swapped']);
 /** @typedef {typeof METHOD_NAMES[number]} Method */
 export const METHOD_LABELS = {
-  original: L('original RoPE', '原始 RoPE'), pi: L('PI (linear)', 'PI（linear）'), ntk: L('NTK-aware (bloc97: θ·s^(d/(d−2)))', 'NTK-aware（bloc97：θ·s^(d/(d−2))）'),
-  ntk_seed: L('NTK as seed 000 writes it (θ·s^(2/d))', '种子文章 000 写法的 NTK（θ·s^(2/d)）'), dynamic: L('dynamic NTK', '动态 NTK'), yarn: L('YaRN', 'YaRN'),
+  original: L('original RoPE', '原始 RoPE'), pi: L('PI (linear)', 'PI（linear）'), ntk: L('NTK-aware (bloc97: θ·sᵈᐟ⁽ᵈ⁻²⁾)', 'NTK-aware（bloc97：θ·sᵈᐟ⁽ᵈ⁻²⁾）'),
+  ntk_seed: L('NTK as seed 000 writes it (θ·s²ᐟᵈ)', '种子文章 000 写法的 NTK（θ·s²ᐟᵈ）'), dynamic: L('dynamic NTK', '动态 NTK'), yarn: L('YaRN', 'YaRN'),
   rerope: L('ReRoPE', 'ReRoPE'), leaky: L('leaky ReRoPE (k = 16)', 'Leaky ReRoPE（k = 16）'), logn: L('log-n scaling only', '只用 log-n 缩放'),
   swapped: L('swapped pairing (rotate_half ↔ every two)', '交换配对（rotate_half ↔ 两两相邻）'),
 };
@@ -58,9 +58,19 @@ export function methodText(o) {
 }
 
 export const BUCKET = 128;   // positions per point of the loss curve
+/** The settings the build precomputes (scripts/model-data.mjs): tokens, factor s, ReRoPE window, and the methods whose
+ * attention map it keeps. */
+export const PRECOMPUTED = { ctx: 4096, factor: 8, window: 256, maps: ['original', 'rerope'] };
+
+/** Token ids stored as base64 of little-endian uint16 (vocabularies ≤ 65536). @param {string} b64 */
+export function decodeIds(b64) {
+  const bin = atob(b64), out = new Int32Array(bin.length / 2);
+  for (let k = 0; k < out.length; k++) out[k] = bin.charCodeAt(2 * k) | (bin.charCodeAt(2 * k + 1) << 8);
+  return out;
+}
 
 /**
- * What the figures draw of one evaluation: per-bucket mean loss and top-1 accuracy, the summaries inside and past the
+ * What the figures draw of one evaluation: per-bucket perplexity (exp of the mean loss) and top-1 accuracy, the summaries inside and past the
  * trained length (perplexity, accuracy, bits per character), the probed head's attention map pooled to 24 query rows ×
  * 48 key columns, and the far/near gauges of the probed layer.
  * @param {{ nll: Float32Array, hit: Uint8Array, attention?: { rows: Float32Array, row_begin: number, row_end: number, head: number },
@@ -68,11 +78,11 @@ export const BUCKET = 128;   // positions per point of the loss curve
  * @param {{ trained: number, charsPerToken: number, layer: number, heads: number }} o
  */
 export function summarize(ev, { trained, charsPerToken, layer, heads }) {
-  const n = ev.nll.length + 1, loss = [], acc = [];
+  const n = ev.nll.length + 1, ppl = [], acc = [];
   for (let a = 0; a < n; a += BUCKET) {
     let s = 0, h = 0, c = 0;
     for (let p = Math.max(a, 1); p < Math.min(a + BUCKET, n); p++) { s += ev.nll[p - 1]; h += ev.hit[p - 1]; c++; }
-    loss.push(s / c); acc.push(h / c);
+    ppl.push(Math.exp(s / c)); acc.push(h / c);
   }
   /** @param {number} a @param {number} b */
   const part = (a, b) => {
@@ -96,5 +106,5 @@ export function summarize(ev, { trained, charsPerToken, layer, heads }) {
   const g = ev.gauges ? {
     far: Array.from(ev.gauges.far.slice(layer * heads, (layer + 1) * heads)), near: Array.from(ev.gauges.near.slice(layer * heads, (layer + 1) * heads)),
   } : null;
-  return { loss, acc, inside: part(0, trained), past: part(trained, n), map, gauges: g };
+  return { ppl, acc, inside: part(0, trained), past: part(trained, n), map, gauges: g };
 }
