@@ -30,7 +30,6 @@ export default {
   /** @type {import('../params.js').FigureTry[]} */
   tries: [
     { params: { method: 'rerope' }, look: L('ReRoPE: the bright band along the diagonal (recent keys) returns.', 'ReRoPE：对角线上的亮带（最近的键）回来了。') },
-    { params: { method: 'yarn' }, look: L('YaRN ×8 (computed live): part of the band returns; far keys still take about half.', 'YaRN ×8（现场计算）：亮带部分恢复；远处的键仍分走约一半注意力。') },
   ],
   panels: () => [{ id: 'map', block: 'heatmap', size: 520, palette: 'viridis' }],
   /** @param {Posenc} pe @param {P} p @param {any} ctx */
