@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import init from 'posenc';
 import { figureDef } from '../../web/src/figures/registry.js';
 import data from '../../web/src/figures/defs/model-data.gen.js';
+import { fmtPpl as fmt } from '../../web/src/figures/defs/model-methods.js';
 import { MODELS } from './real-models.mjs';
 
 const pe = await init();
 const html = readFileSync(new URL('../../web/site/sections/s6-real-model.html', import.meta.url), 'utf8');
-const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const ctx = { take: (n) => new Float32Array(n), signal: new AbortController().signal, progress() {}, checkpoint: async () => {} };
 const defaults = (def) => Object.fromEntries(Object.entries(def.params).map(([k, s]) => [k, s.default]));
 async function draw(name, params = {}) {

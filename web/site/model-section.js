@@ -3,10 +3,10 @@
 // a figure computes live: the local copy where the server announces one (npm start and the tests serve ../shared/models
 // at /models/), else the Hugging Face Hub.
 import data from '../src/figures/defs/model-data.gen.js';
+import { fmtPpl as fmt } from '../src/figures/defs/model-methods.js';
 import { onLang } from './state.js';
 
 const MODEL = { '656k': 'tinystories-656k', '260k': 'stories260k' };
-const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const LABEL = { original: ['original RoPE', '原始 RoPE'], yarn: ['YaRN ×8', 'YaRN ×8'], rerope: ['ReRoPE (window 256)', 'ReRoPE（窗口 256）'] };
 
 function fill(lang) {

@@ -5,11 +5,10 @@
 // raincandy-u/TinyStories-656K (Apache-2.0) and Karpathy's stories260K (llama2.c, MIT), both trained at 512 tokens.
 import { L } from '../params.js';
 import { MODEL_PARAMS, precomputed, summaries } from './model-live.js';
-import { BUCKET, METHOD_LABELS, METHOD_NAMES, MODELS, methodOptions, methodText } from './model-methods.js';
+import { BUCKET, METHOD_LABELS, METHOD_NAMES, MODELS, fmtPpl as fmt, methodOptions, methodText } from './model-methods.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {{ model: import('./model-methods.js').ModelName, method: import('./model-methods.js').Method, factor: number, window: number, ctx: number, models: string }} P */
 
-const fmt = (/** @type {number} */ x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 /** @type {import('../params.js').FigureDef<P>} */
 export default {
@@ -41,7 +40,7 @@ export default {
   render(r, p) {
     const m = MODELS[p.model], cur = r.runs[p.method], base = r.runs.original;
     const x = Float64Array.from(cur.ppl, (/** @type {number} */ _, /** @type {number} */ i) => Math.min(i * BUCKET + BUCKET / 2, r.ctx - 1));
-    const opts = methodOptions(p.method, { factor: p.factor, window: p.window, theta: 10000, d: p.model === 'stories260k' ? 8 : 16 });
+    const opts = methodOptions(p.method, { factor: p.factor, window: p.window, theta: m.theta, d: m.rotary_dim });
     /** @type {any[]} */
     const series = [{ x, y: Float64Array.from(base.ppl), label: L('original RoPE', '原始 RoPE'), color: '#8a8a96', dash: [5, 3] }];
     if (p.method !== 'original') series.push({ x, y: Float64Array.from(cur.ppl), label: METHOD_LABELS[p.method], color: '#0072B2' });

@@ -12,9 +12,10 @@ export const MODELS = {
       tokenizer: 'hf:raincandy-u/TinyStories-656K/tokenizer.json', tokenizer_config: 'hf:raincandy-u/TinyStories-656K/tokenizer_config.json' },
     local: { config: 'tinystories-656k/config.json', safetensors: 'tinystories-656k/model.safetensors', tokenizer: 'tinystories-656k/tokenizer.json',
       tokenizer_config: 'tinystories-656k/tokenizer_config.json' },
+    theta: 10000, rotary_dim: 16,
     credit: L('raincandy-u/TinyStories-656K (Apache-2.0)', 'raincandy-u/TinyStories-656K（Apache-2.0）') },
   stories260k: { label: L('stories260K (llama2.c, 5 layers, head_dim 8)', 'stories260K（llama2.c，5 层，head_dim 8）'), trained: 512, layer: 4,
-    hub: 'hf:ggml-org/tiny-llamas/stories260K.gguf', local: 'stories260k/stories260K.gguf',
+    hub: 'hf:ggml-org/tiny-llamas/stories260K.gguf', local: 'stories260k/stories260K.gguf', theta: 10000, rotary_dim: 8,
     credit: L('Karpathy’s stories260K, llama2.c (MIT)', 'Karpathy 的 stories260K，llama2.c（MIT）') },
 };
 /** @typedef {keyof typeof MODELS} ModelName */
@@ -56,6 +57,9 @@ export function methodText(o) {
   if (o.pairing) return 'pairing = swapped';
   return 'rope_scaling = null';
 }
+
+/** A perplexity as the figures and the page write it: 3 significant digits, at least the integer part. @param {number} x */
+export const fmtPpl = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 export const BUCKET = 128;   // positions per point of the loss curve
 /** The settings the build precomputes (scripts/model-data.mjs): tokens, factor s, ReRoPE window, and the methods whose
