@@ -11,3 +11,4 @@ node tests/bench/site.mjs     # the page: control change → repainted 512×512 
 node tests/bench/first-figure.mjs   # the page: first figure painted after a cold load (Chromium, local server; goal ≤ 1 s)
 node tests/bench/figures.mjs  # posenc/figures: figures.js gzipped, first figure painted after page load (Chromium)
 node tests/bench/gpu.mjs      # WebGPU (pe.gpu) vs wasm SIMD per workload and size, crossover; SwiftShader without a GPU
+node tests/bench/model.mjs    # a real model's 2048-token prefill: posenc vs wllama (llama.cpp in wasm) in Chromium, native llama.cpp

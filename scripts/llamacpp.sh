@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds a llama.cpp differential-test harness (tests/llamacpp/harness.cpp, or the one named by $1: logits) against llama.cpp's own sources, once,
+# Builds a llama.cpp differential-test harness (tests/llamacpp/harness.cpp, or the one named by $1: logits, prefill) against llama.cpp's own sources, once,
 # in a cache OUTSIDE the checkout ($POSENC_ENGINE_CACHE or ~/.cache/posenc-engines, as tests/engines/engines.mjs),
 # and prints the harness binary's path on stdout (progress goes to stderr).
 #
@@ -12,6 +12,9 @@
 # Layout: <cache>/llama.rn-0.12.9/package/cpp (sources), obj/*.o + .lib-ready (ggml + llama, compiled once; the marker
 # is written last, so a killed build is redone), harness-<sha of harness.cpp> (relinked when the harness changes).
 # Plain g++ -O1 with ggml's generic CPU path (LM_GGML_CPU_GENERIC: no x86 SIMD flags), so it builds on any x86-64/arm64.
+# With --native as $2 (the speed limit `npm run bench` compares against, x86-64 only): ggml-cpu's kernels (ggml-cpu/*,
+# arch/x86/quants.c and repack.cpp) are compiled again at -O3 with AVX2/FMA/F16C into obj-native/ and linked with the
+# rest of the -O1 objects (graph building and loading, not on the hot path); the machine must have those instructions.
 set -euo pipefail
 VER=0.12.9
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,14 +52,35 @@ if [ ! -f "$OBJ/.lib-ready" ]; then
   log "compiled in $(cat "$OBJ/build-seconds") s"
 fi
 
+NATIVE=${2:-}
+LINK=("$OBJ"/*.o)
+if [ "$NATIVE" = --native ]; then
+  [ "$(uname -m)" = x86_64 ] && grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo || { log "--native needs x86-64 with AVX2 and FMA"; exit 1; }
+  ON=$CACHE/obj-native
+  if [ ! -f "$ON/.lib-ready" ]; then
+    rm -rf "$ON"; mkdir -p "$ON"
+    (cd "$SRC" && ls ggml-cpu/*.c ggml-cpu/*.cpp ggml-cpu/arch/x86/quants.c ggml-cpu/arch/x86/repack.cpp) > "$ON/sources.txt"
+    log "compiling ggml-cpu's $(wc -l < "$ON/sources.txt") files at -O3 with AVX2/FMA (once)"
+    export SRC ON
+    NFLAGS="-O3 -g0 -pthread -D_GNU_SOURCE -DNDEBUG -DLM_GGML_USE_CPU -mavx -mavx2 -mfma -mf16c -mbmi2 -I$SRC -I$SRC/ggml-cpu -w"
+    export NFLAGS
+    xargs -P "$JOBS" -I{} sh -c '
+      f={}; o="$ON/$(echo "$f" | tr / _).o"
+      case "$f" in *.c) gcc -std=gnu11 $NFLAGS -c "$SRC/$f" -o "$o" ;; *) g++ -std=c++17 $NFLAGS -c "$SRC/$f" -o "$o" ;; esac
+    ' < "$ON/sources.txt"
+    touch "$ON/.lib-ready"
+  fi
+  LINK=($(ls "$OBJ"/*.o | grep -v '/ggml-cpu_') "$ON"/*.o)
+fi
+
 NAME=${1:-harness}   # tests/llamacpp/<NAME>.cpp: harness (RoPE, hparams) or logits (tokenizer + forward pass)
 H=$ROOT/tests/llamacpp/$NAME.cpp
 [ -f "$H" ] || { log "no tests/llamacpp/$NAME.cpp"; exit 1; }
 SHA=$(sha256sum "$H" | cut -c1-16)
-BIN=$CACHE/$NAME-$SHA
+BIN=$CACHE/$NAME${NATIVE:+-native}-$SHA
 if [ ! -x "$BIN" ]; then
   log "building $NAME"
-  g++ -std=c++17 $CFLAGS "$H" "$OBJ"/*.o -o "$BIN.tmp" -lpthread -ldl
+  g++ -std=c++17 $CFLAGS "$H" "${LINK[@]}" -o "$BIN.tmp" -lpthread -ldl
   mv "$BIN.tmp" "$BIN"
 fi
 echo "$BIN"

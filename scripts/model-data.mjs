@@ -40,7 +40,11 @@ for (const block of text.split('\n\n')) {
 const { ctx: CTX, factor: FACTOR, window: WINDOW, maps: MAPS } = PRECOMPUTED, PREFIX = 3072;
 const round = (x) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
 const deep = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? v : round(v)) : Array.isArray(v) ? v.map(deep) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v);
-const out = { key, ctx: CTX, factor: FACTOR, window: WINDOW, prefix: PREFIX, models: {} };
+// the stories as text too (the page's "your own model" reads them with the reader's model's tokenizer): ≥ 6 characters
+// per token of the longest run
+let storyText = '';
+for (const s of stories) { if (storyText.length >= 6 * CTX) break; storyText += (storyText ? '\n\n' : '') + s; }
+const out = { key, ctx: CTX, factor: FACTOR, window: WINDOW, prefix: PREFIX, text: storyText, models: {} };
 for (const [name, m] of Object.entries(MODELS)) {
   const src = name === 'stories260k' ? files[0]
     : Object.fromEntries(Object.entries(m.local).map(([k, f]) => [k, join(shared, 'models', f)]));

@@ -1,6 +1,7 @@
 // posenc — the Llama family's builder: the forward pass of one chunk of tokens (conventions in posenc/model.hpp).
 // Per layer: h = RMSNorm(x)·g; q, k, v = h·Wq, h·Wk, h·Wv; RoPE on q and k (and ReRoPE's second pair); keys and values
-// appended to the cache, transposed; causal grouped-query attention, one query row at a time over all cached keys;
+// appended to the cache (keys transposed); causal grouped-query attention in tiles of 4 query rows of one head: their
+// scores over the cached keys and their weighted sum of the values as small matrix products (lm::gemm);
 // x += attn·Wo; x += (silu(h·Wgate) ⊙ h·Wup)·Wdown with h = RMSNorm(x)·g. Then RMSNorm and the output head, in blocks
 // of rows, each row reduced at once to its loss and top-1 hit. As transformers' LlamaForCausalLM (modeling_llama.py)
 // and llama.cpp's llm_build_llama compute it.
@@ -53,7 +54,7 @@ LmSession::LmSession(std::shared_ptr<const LmModel> model, LmRope rope, int capa
   detail::require_int_range("probe.near", probe_.near, 1, kLmMaxContext);
   const std::size_t kv = std::size_t(hp.n_layer) * hp.n_head_kv * hp.head_dim * cap_;
   kt_.assign(kv, 0.f);
-  vt_.assign(kv, 0.f);
+  v_.assign(kv, 0.f);
   if (rope_.rerope_window > 0) k2t_.assign(kv, 0.f);
   far_.assign(std::size_t(hp.n_layer) * hp.n_head, 0.0);
   near_.assign(far_.size(), 0.0);
@@ -117,25 +118,26 @@ struct LlamaBuilder {
         for (int c = 0; c < K; ++c) {
           const std::size_t at = layer_off + std::size_t(c) * cap + past + t;  // [kv head][d] = c, column = token
           s.kt_[at] = kt[c];
-          s.vt_[at] = v[std::size_t(t) * K + c];
           if (rerope) s.k2t_[at] = k2[std::size_t(t) * K + c];
         }
+        std::copy_n(v.data() + std::size_t(t) * K, K, s.v_.data() + layer_off + std::size_t(past + t) * K);  // [token][kv head][d]
       }
       attention(il, n, q.data(), q2.data(), att.data());
       lm::matmul(att.data(), n, Q, L.wo.data(), E, x.data(), true);
       lm::rmsnorm(x.data(), n, E, L.ffn_norm.data(), hp.rms_eps, h.data());
       lm::matmul(h.data(), n, E, L.w_gate.data(), F, g.data(), false);
       lm::matmul(h.data(), n, E, L.w_up.data(), F, u.data(), false);
-      for (std::size_t c = 0; c < g.size(); ++c) g[c] = g[c] / (1.f + std::exp(-g[c])) * u[c];
+      lm::swiglu(g.data(), u.data(), g.size());
       lm::matmul(g.data(), n, F, L.w_down.data(), E, x.data(), true);
     }
     lm::rmsnorm(x.data(), n, E, m.out_norm.data(), hp.rms_eps, h.data());
-    constexpr int kRows = 16;
+    // the head in blocks of 16–64 rows (their logits ≤ 512 KiB where the vocabulary allows): the weights read once per block
+    const int kRows = std::max(16, std::min(64, (1 << 17) / V));
     detail::parallel_for(std::size_t(n), kRows, 2 * kRows, [&](std::size_t b, std::size_t e) {
       std::vector<float> logits(std::size_t(kRows) * V);
       for (std::size_t t0 = b; t0 < e; t0 += kRows) {
         const int rows = static_cast<int>(std::min<std::size_t>(kRows, e - t0));
-        lm::matmul(h.data() + t0 * E, rows, E, m.output.data(), V, logits.data(), false);
+        lm::matmul_rows(h.data() + t0 * E, rows, E, m.output.data(), V, logits.data(), false);   // not nested in the pool
         for (int r = 0; r < rows; ++r) {
           const std::size_t t = t0 + r;
           const float* l = logits.data() + std::size_t(r) * V;
@@ -149,47 +151,60 @@ struct LlamaBuilder {
           if (nll) nll[t] = std::numeric_limits<float>::quiet_NaN();
           if (hit) hit[t] = 0;
           if (target < 0) continue;
-          int best = 0;
-          for (int c = 1; c < V; ++c)
-            if (l[c] > l[best]) best = c;
-          double sum = 0;
-          for (int c = 0; c < V; ++c) sum += std::exp(double(l[c]) - l[best]);
-          const float loss = static_cast<float>(std::log(sum) + l[best] - l[target]);
-          if (!std::isfinite(loss)) fail("model", "the loss at token " + std::to_string(past + int(t)) + " overflows float32: the weights are too large");
+          float loss = 0;
+          bool top = false;
+          if (!lm::row_loss(l, V, target, &loss, &top) || !std::isfinite(loss))
+            fail("model", "the loss at token " + std::to_string(past + int(t)) + " overflows float32: the weights are too large");
           if (nll) nll[t] = loss;
-          if (hit) hit[t] = best == target;
+          if (hit) hit[t] = top;
         }
       }
     });
     s.n_past_ += n;
   }
 
-  // Attention of the chunk's n query rows (token indices past … past + n − 1) over every cached key ≤ each query.
+  // Attention of the chunk's n query rows (token indices past … past + n − 1) over every cached key ≤ each query, in
+  // tiles of kTile rows of one head: scores = q·Kᵀ over the keys ≤ the tile's last row (lm::gemm; ReRoPE's second
+  // scores for the keys ≥ w away), each row's softmax over its own keys (the rest set to 0), then out = p·V (lm::gemm).
   void attention(int il, int n, const float* q, const float* q2, float* out) {
-    const int H = hp.n_head, KV = hp.n_head_kv, D = hp.head_dim, Q = H * D, past = s.n_past_, cap = s.cap_;
-    const int group = H / KV, w = s.rope_.rerope_window;
+    constexpr int kTile = 4;
+    const int H = hp.n_head, KV = hp.n_head_kv, D = hp.head_dim, Q = H * D, K = KV * D, past = s.n_past_, cap = s.cap_;
+    const int group = H / KV, w = s.rope_.rerope_window, tiles = (n + kTile - 1) / kTile;
     const LmProbe& pr = s.probe_;
     const std::size_t layer_off = std::size_t(il) * KV * D * cap;
     std::vector<double> far(std::size_t(n) * H, 0.0), near(far.size(), 0.0);
-    detail::parallel_for(std::size_t(n) * H, 1, 64, [&](std::size_t b, std::size_t e) {
-      std::vector<float> p(static_cast<std::size_t>(cap));
-      for (std::size_t th = b; th < e; ++th) {
-        const int t = static_cast<int>(th / H), hh = static_cast<int>(th % H), i = past + t;
-        const std::size_t kv_off = layer_off + std::size_t(hh / group) * D * cap;
-        const int split = w > 0 ? std::max(0, i - w + 1) : 0;  // keys j < split are ≥ w away: ReRoPE's second score
-        lm::scores(q + std::size_t(t) * Q + std::size_t(hh) * D, D, s.kt_.data() + kv_off, cap, split, i + 1, p.data());
-        if (split > 0) lm::scores(q2 + std::size_t(t) * Q + std::size_t(hh) * D, D, s.k2t_.data() + kv_off, cap, 0, split, p.data());
-        lm::softmax(p.data(), i + 1);
-        lm::weighted_sum(p.data(), i + 1, s.vt_.data() + kv_off, cap, D, out + std::size_t(t) * Q + std::size_t(hh) * D);
-        if (il == pr.layer && hh == pr.head && i >= pr.row_begin && i < pr.row_end)
-          std::copy_n(p.data(), std::min(i + 1, pr.row_end), s.rows_.data() + std::size_t(i - pr.row_begin) * pr.row_end);
-        if (i >= pr.gauge_begin && i < pr.gauge_end) {
-          double f = 0, nr = 0;
-          for (int j = 0; j <= i - pr.far; ++j) f += p[j];
-          for (int j = std::max(0, i - pr.near + 1); j <= i; ++j) nr += p[j];
-          far[th] = f;
-          near[th] = nr;
+    // items (tile, head) in an order whose contiguous halves hold as many early (short) as late (long) tiles
+    detail::parallel_for(std::size_t(tiles) * H, 1, 8, [&](std::size_t b, std::size_t e) {
+      std::vector<float> p(std::size_t(kTile) * cap), p2(w > 0 ? p.size() : 0);
+      for (std::size_t item = b; item < e; ++item) {
+        const int k = static_cast<int>(item / H), hh = static_cast<int>(item % H);
+        const int tile = k % 2 == 0 ? k / 2 : tiles - 1 - k / 2;
+        const int t0 = tile * kTile, R = std::min(kTile, n - t0), i0 = past + t0, len = i0 + R;
+        const int kvh = hh / group;
+        const float* kt = s.kt_.data() + layer_off + std::size_t(kvh) * D * cap;
+        lm::gemm(q + std::size_t(t0) * Q + std::size_t(hh) * D, Q, R, D, kt, cap, len, p.data(), cap, false);
+        const int split_last = w > 0 ? std::max(0, len - w) : 0;  // keys j < i − w + 1 are ≥ w away: ReRoPE's second score
+        if (split_last > 0) {
+          lm::gemm(q2 + std::size_t(t0) * Q + std::size_t(hh) * D, Q, R, D, s.k2t_.data() + layer_off + std::size_t(kvh) * D * cap, cap,
+                   split_last, p2.data(), cap, false);
+          for (int r = 0; r < R; ++r) std::copy_n(p2.data() + std::size_t(r) * cap, std::max(0, i0 + r - w + 1), p.data() + std::size_t(r) * cap);
         }
+        for (int r = 0; r < R; ++r) {
+          const int i = i0 + r, t = t0 + r;
+          float* pr_row = p.data() + std::size_t(r) * cap;
+          lm::softmax(pr_row, i + 1);
+          std::fill(pr_row + i + 1, pr_row + len, 0.f);
+          if (il == pr.layer && hh == pr.head && i >= pr.row_begin && i < pr.row_end)
+            std::copy_n(pr_row, std::min(i + 1, pr.row_end), s.rows_.data() + std::size_t(i - pr.row_begin) * pr.row_end);
+          if (i >= pr.gauge_begin && i < pr.gauge_end) {
+            double f = 0, nr = 0;
+            for (int j = 0; j <= i - pr.far; ++j) f += pr_row[j];
+            for (int j = std::max(0, i - pr.near + 1); j <= i; ++j) nr += pr_row[j];
+            far[std::size_t(t) * H + hh] = f;
+            near[std::size_t(t) * H + hh] = nr;
+          }
+        }
+        lm::gemm(p.data(), cap, R, len, s.v_.data() + layer_off + std::size_t(kvh) * D, K, D, out + std::size_t(t0) * Q + std::size_t(hh) * D, Q, false);
       }
     });
     for (int t = 0; t < n; ++t)

@@ -25,7 +25,7 @@ test('level: Intuition folds the derivations out of the page and the accessibili
   // the engine and gguf comparison, dual chunk attention, linear attention's 1 + cos
   const folded = ['s4-derivation', 's4-polar', 's4-forms', 's4-layouts', 's4-cis', 's5-derivation', 's6-formulas', 's6-ntk',
     's6-dual-chunk-rules', 'q-yarn-deepseek', 's7-research-formulas', 's10-video-models',
-    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more', 's4-roformer', 's7-research', 's8-figure', 's2-multiplicative', 's3-tupe', 'real-model-seeds'];
+    's2-floater', 's3-more', 's4-code', 'code-kv-cache', 'model-files', 's6-dual-chunk', 's8-more', 's4-roformer', 's7-research', 's8-figure', 's2-multiplicative', 's3-tupe', 'real-model-seeds', 'own-model'];
   assert.deepEqual(await state(p), { level: 'full', query: '', pressed: ['full'] });
   const before = await tree(p);
   assert.match(before, /heading "The derivation, checked step by step"/);
@@ -56,6 +56,7 @@ test('level: Intuition folds the derivations out of the page and the accessibili
     'Folded in the intuition view: The three pitfalls in code. Show the full derivation',
     'Folded in the intuition view: Where the decay comes from; Why d = 512, base 10000 turns back up near 15,000. Show the full derivation',
     'Folded in the intuition view: The seeds’ claims, tested on the model. Show the full derivation',
+    'Folded in the intuition view: Your own model. Show the full derivation',
     "Folded in the intuition view: Your model's files, side by side; The formulas, as Hugging Face runs them. Show the full derivation",
     'Folded in the intuition view: Long context by remapping distances: dual chunk attention. Show the full derivation',
     'Folded in the intuition view: DeepSeek’s mscale and mscale_all_dim. Show the full derivation',

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
+import { MODELS } from '../js/real-models.mjs';
 
 const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
   'content-security-policy': STRICT_CSP };
@@ -55,7 +56,7 @@ check(init).then((r) => postMessage(r), (e) => postMessage({ error: e.name + ': 
 let server, base, browser;
 before(async () => {
   ({ server, origin: base } = await serveStatic({
-    mounts: { '/dist/': fileURLToPath(new URL('../../dist/', import.meta.url)) },
+    mounts: { '/dist/': fileURLToPath(new URL('../../dist/', import.meta.url)), '/models/': MODELS },
     pages: { '/iso/': '<!doctype html><title>threads</title>', '/plain/': '<!doctype html><title>plain</title>' },
     files: { '/check.js': CHECK, '/worker.js': WORKER },
     headers: (path) => (path.startsWith('/plain/') ? {} : ISOLATED),
@@ -130,4 +131,24 @@ test('threads: true without isolation, or with a wrong threadsUrl: a PosencError
   assert.equal(wrong.after, 4);
   // the failed import of /nowhere/posenc-threads.js is the one console error
   assert.deepEqual([...errors, ...iso.errors].filter((e) => !/nowhere\/posenc-threads\.js|404/.test(e)), []);
+});
+
+test('a real model on the threads build in the page: the same losses as the default build (every pool part > 64 rows)', { timeout: 180000 }, async () => {
+  const { page, errors } = await open('/iso/');
+  const r = await page.evaluate(async () => {
+    const { default: init } = await import('/dist/index.js');
+    const url = new URL('/models/stories260k/stories260K.gguf', location.href).href;
+    const nll = async (pe) => {
+      const lm = await pe.loadModel(url);
+      const ids = Int32Array.from({ length: 300 }, (_, i) => 1 + ((i * 37) % 500));
+      const ev = await lm.evaluate({ ids });
+      lm.free();
+      return Array.from(ev.nll.subarray(0, 299));
+    };
+    const many = await init({ threads: true });
+    return { one: await nll(await init()), many: await nll(many) };
+  });
+  assert.deepEqual(r.many, r.one);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -3,6 +3,8 @@
 //     llama.cpp 6c8dcaa by scripts/llamacpp.sh as the engine tests build it): the same token ids, and every position's
 //     loss within NLL_LLAMACPP_TOL (both float32, summed in different orders; llama.cpp's KV cache set to F32, its
 //     default being F16); also the same file re-encoded as Q8_0 here (ggml's block_q8_0) and run by both;
+//   - TinyStories-656K written as the .gguf llama.cpp's converter makes (tests/js/hf-to-gguf.mjs: q/k rows permuted to
+//     consecutive pairs) and run by llama.cpp: its losses = posenc's from the safetensors, within NLL_LLAMACPP_TOL;
 //   - TinyStories-656K (safetensors) against tests/reference/llama_hf.py, a float64 numpy forward written from
 //     transformers' LlamaForCausalLM and modeling_rope_utils (not from posenc), under default, linear, dynamic and yarn
 //     RoPE past the trained length: every loss within NLL_TOL.
@@ -17,6 +19,7 @@ import { gguf } from '@huggingface/gguf';
 import init from 'posenc';
 import { DIR_656K, GGUF_260K, SOURCE_656K, stories, stream } from './real-models.mjs';
 import { toHalf } from './gguf-writer.mjs';
+import { hfToGguf } from './hf-to-gguf.mjs';
 
 const NLL_LLAMACPP_TOL = 2e-3, Q8_TOL = 0.3, Q8_MEAN_TOL = 0.01, NLL_TOL = 1e-3, NLL_MEAN_TOL = 1e-4;
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -127,6 +130,27 @@ test('stories260K re-encoded as Q8_0 (ggml block_q8_0, written here): posenc and
   const [ea, eb] = [await a.evaluate({ ids }), await b.evaluate({ ids })];
   assert.deepEqual(ea.nll, eb.nll);
   a.free(); b.free();
+});
+
+test('TinyStories-656K as llama.cpp runs it (converted to .gguf): every loss = posenc\'s from the safetensors', async () => {
+  const file = join(tmp, 'tinystories-656k.gguf');
+  writeFileSync(file, hfToGguf(DIR_656K));
+  const text = stories().slice(3, 9).join('\n\n');
+  const ref = llamacpp(file, text, 700);
+  const lm = await pe.loadModel(SOURCE_656K);
+  const ids = Int32Array.from(ref.tokens);
+  const ev = await lm.evaluate({ ids });
+  let worst = 0;
+  for (let t = 0; t + 1 < ids.length; t++) {
+    const lp = logSoftmax(ref.logits.subarray(t * ref.n_vocab, (t + 1) * ref.n_vocab));
+    worst = Math.max(worst, Math.abs(-lp(ids[t + 1]) - ev.nll[t]));
+  }
+  assert.ok(worst <= NLL_LLAMACPP_TOL, `largest |Δ nll| ${worst} over ${ids.length} tokens`);
+  // and posenc reads the converted file as it reads the safetensors (the permutation undone by its pairing)
+  const g = await pe.loadModel(file);
+  const eg = await g.evaluate({ ids });
+  for (let t = 0; t + 1 < ids.length; t++) assert.ok(Math.abs(eg.nll[t] - ev.nll[t]) <= 1e-4, `token ${t}: ${eg.nll[t]} vs ${ev.nll[t]}`);
+  lm.free(); g.free();
 });
 
 test('TinyStories-656K: every loss equals the float64 transformers-semantics reference, default and scaled RoPE past 512', async () => {

@@ -15,6 +15,7 @@ import './refs-zh.js';
 import './presets.js';
 import './try.js';
 import './model-section.js';
+import './own-model.js';
 import './block-export.js';
 import { initState, tr, onLang, getLang } from './state.js';
 import { onTheme } from './theme-switch.js';

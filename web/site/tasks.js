@@ -9,11 +9,13 @@
 import { randomRows, maxAbsDiff } from '../src/figures/defs/util.js';
 import { errorText } from '../src/figures/messages.js';
 import { PosencError } from 'posenc';
+import { ownModelTasks } from './own-model-tasks.js';
 
 
 export const tasks = {
   /** Nothing: the page sends it at once (compute.js) so the worker and the wasm start loading before any figure asks. */
   warm() { return null; },
+  ...ownModelTasks,
   // ── 2 ──
   s2Shift(pe, { d, base, layout, pos, k }) {
     // M_k p_pos computed by the RoPE kernel: rotating each (sin, cos) pair by −kω_i turns sin(pos ω) into sin((pos+k) ω).

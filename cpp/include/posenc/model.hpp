@@ -131,7 +131,8 @@ class LmSession {
   LmRope rope_;
   LmProbe probe_;
   int cap_, n_past_ = 0, gauge_count_ = 0;
-  std::vector<float> kt_, vt_, k2t_;  ///< [layer][kv head][head_dim][capacity]: keys (rotated), values, ReRoPE keys
+  std::vector<float> kt_, k2t_;  ///< [layer][kv head][head_dim][capacity]: keys (rotated) and ReRoPE's keys, transposed
+  std::vector<float> v_;         ///< [layer][capacity][kv head][head_dim]: values, one row per token
   std::vector<float> rows_;
   std::vector<double> far_, near_;
   friend struct LlamaBuilder;
