@@ -17,6 +17,7 @@ import './try.js';
 import './model-section.js';
 import './block-export.js';
 import { initState, tr, onLang, getLang } from './state.js';
+import { watchIdentifiers } from './code-idents.js';
 import { onTheme } from './theme-switch.js';
 import { sections } from './sections.js';
 import { fillTex, fitMath } from './tex-fill.js';
@@ -85,6 +86,7 @@ for (const s of sections) {
 
 initState();
 addEmbedBars();
+watchIdentifiers(document.body);   // identifiers in text written at run time set as code (code-idents.js)
 onLang(() => { for (const d of draws) d(); });
 onTheme(() => { for (const d of draws) d(); });   // the page's own blocks (outside a figure) repaint in the new colours
 onLang(fitMath);   // the other language's formulas were hidden when last measured
