@@ -77,6 +77,7 @@ for (const lang of ['en', 'zh']) {
     test(`${lang}, level ${level}: no identifier outside code in any text node (sections, folded blocks, figures)`, { timeout: 600000 }, async () => {
       const page = await ctx.open(`/?lang=${lang}${level === 'intuition' ? '&level=intuition' : ''}`, { width: 1280, height: 1400 });
       assert.equal(await page.evaluate(() => document.documentElement.lang.slice(0, 2)), lang);
+      await page.waitForSelector('body[data-identifiers="code"]', { timeout: 60000 });   // code-idents.js's first pass
       if (level === 'full') {
         await paintAll(page);
         await settled(page);
@@ -109,6 +110,7 @@ test('the scan finds an identifier outside code, and none inside (the test can f
 
 test('text the page writes later is set as code too (code-idents.js), in both languages, formulas and options untouched', async () => {
   const page = await ctx.open('/?lang=zh', { width: 800, height: 600 });
+  await page.waitForSelector('body[data-identifiers="code"]', { timeout: 60000 });
   const got = await page.evaluate(async () => {
     const p = document.createElement('p');
     document.querySelector('main')?.append(p);

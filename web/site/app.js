@@ -86,7 +86,7 @@ for (const s of sections) {
 
 initState();
 addEmbedBars();
-watchIdentifiers(document.body);   // identifiers in text written at run time set as code (code-idents.js)
+watchIdentifiers(document.body, firstFigures);   // identifiers in the page's text set as code (code-idents.js), after the first figures
 onLang(() => { for (const d of draws) d(); });
 onTheme(() => { for (const d of draws) d(); });   // the page's own blocks (outside a figure) repaint in the new colours
 onLang(fitMath);   // the other language's formulas were hidden when last measured

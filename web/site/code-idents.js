@@ -27,9 +27,13 @@ export function codify(root) {
   for (const n of found) codifyText(n);
 }
 
-/** Codifies `root` now and after every change of its text. @param {HTMLElement} root */
-export function watchIdentifiers(root) {
-  codify(root);
+/**
+ * Codifies `root` after every change of its text, and all of it once `after` settles (the first figures painted: the
+ * walk over the whole page stays off their path); then root.dataset.identifiers = 'code'.
+ * @param {HTMLElement} root @param {Promise<unknown>} [after]
+ */
+export function watchIdentifiers(root, after = Promise.resolve()) {
+  after.catch(() => {}).then(() => { codify(root); root.dataset.identifiers = 'code'; });
   new MutationObserver((records) => {
     for (const m of records) {
       if (m.type === 'characterData') codify(m.target);
