@@ -54,6 +54,9 @@ function scan(page) {
         if (!el || inCode(el)) continue;
         const t = n.textContent;
         for (const re of res) for (const m of t.matchAll(re)) out.push([m[0], t.trim().slice(0, 160), where(el)]);
+        // a dotted key cut in two (rope_scaling in code, ".factor" left as text)
+        const prev = n.previousSibling;
+        if (/^\.[a-z]/.test(t) && prev?.nodeType === 1 && /** @type {Element} */ (prev).matches('code')) out.push([`${prev.textContent}${t.split(/[^\w.]/)[0]}`, t.trim().slice(0, 160), where(el)]);
       }
     };
     walk(document.body);
@@ -114,7 +117,7 @@ test('text the page writes later is set as code too (code-idents.js), in both la
   const got = await page.evaluate(async () => {
     const p = document.createElement('p');
     document.querySelector('main')?.append(p);
-    p.textContent = '读取 rope_scaling 与 ropeFromConfig';
+    p.textContent = '读取 rope_scaling.factor 与 ropeFromConfig';   // a dotted key is one code span, not rope_scaling + ".factor"
     await new Promise((r) => setTimeout(r, 50));
     const first = [...p.querySelectorAll('code')].map((c) => c.textContent);
     p.firstChild.nodeValue = 'max_position_embeddings 之后';   // a text node changed in place
@@ -122,7 +125,7 @@ test('text the page writes later is set as code too (code-idents.js), in both la
     return { first, text: p.textContent, second: [...p.querySelectorAll('code')].map((c) => c.textContent),
       option: document.querySelector('option')?.childElementCount ?? 0 };
   });
-  assert.deepEqual(got.first, ['rope_scaling', 'ropeFromConfig']);
+  assert.deepEqual(got.first, ['rope_scaling.factor', 'ropeFromConfig']);
   assert.ok(got.second.includes('max_position_embeddings'), JSON.stringify(got));
   assert.equal(got.option, 0);
   await page.context().close();

@@ -4,8 +4,11 @@
 // llama.rope.freq_base, config.json). setCodeText writes such a string into an element with every identifier in its
 // own <code>, so a screen reader and the page's styles treat it as code in both languages; the rest stays text.
 
-/** snake_case, camelCase API names (two lower-case letters first: not xPos, vLLM, mT5), dotted keys and file names. */
-export const IDENTIFIER = /\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{2,}[A-Z][a-z]+[A-Za-z0-9]*|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)\b/g;
+/**
+ * Dotted keys and file names (first: rope_scaling.factor is one token, not rope_scaling and ".factor"), snake_case, and
+ * camelCase API names (two lower-case letters first: not xPos, vLLM, mT5).
+ */
+export const IDENTIFIER = /\b(?:[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{2,}[A-Z][a-z]+[A-Za-z0-9]*)\b/g;
 
 /** Tokens of that shape that are names, not code: each with its reason. */
 export const NOT_IDENTIFIERS = new Map([
