@@ -60,7 +60,8 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
   assert.match((await verdict()).text, /^Verdict: identical/);
   await pair('devstral');
   assert.match((await verdict()).text, /attention_scaling 1 vs 1\.387/);
-  // file A in every engine: pe.ropeEngines' cells; Phi-3 128k differs only under MLX (long factors at every length)
+  // file A in every engine: pe.ropeEngines' cells; Phi-3 128k differs under llama.cpp (llama-cli's -c 0: the trained
+  // 131072 > 4096, long factors) and MLX (long factors at every length)
   await pair('phi3');
   await page.waitForFunction(() => !document.querySelector('#model-files .model-files-engines').hidden);
   const m = await pe.ropeEngines(fixture('Phi-3-mini-128k-instruct.json'));
@@ -72,8 +73,8 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
     return `${c.rope_type} (${c.longrope_factors})\nθ ${g6(c.effective_base)}, ×${g6(c.attention_scaling)}\n${c.layout}${c.agrees ? '' : ' ≠'}`;
   }));
   assert.match(got[1][4], /^longrope \(long\)[^]* ≠$/);
-  assert.deepEqual(got[2], ['context assumed', 'current length', '4096', '512', 'current length']);
-  assert.match(await page.$eval('#model-files .model-files-engines p', (p) => p.textContent), /Differs from transformers: MLX/);
+  assert.deepEqual(got[2], ['context assumed', 'current length', '4096', '131072', 'current length']);
+  assert.match(await page.$eval('#model-files .model-files-engines p', (p) => p.textContent), /Differs from transformers: llama\.cpp, MLX/);
   await page.locator('#model-files').screenshot({ path: shotPath('model-files-en') });
 });
 

@@ -88,7 +88,7 @@ test('§2 sinusoidal: p_i·p_j is constant along every diagonal; the shift try k
 
 test('§2 multiplicative: x ⊙ p channel by channel; at position 0 the even channels vanish', async () => {
   const d = await P.draw('multiplicative'), L = d.panels.lines;
-  const x = series(L, 'embedding x').y, p = series(L, 'p_pos').y, xp = series(L, 'x ⊙ p').y;
+  const x = series(L, 'embedding x').y, p = series(L, 'pₚₒₛ').y, xp = series(L, 'x ⊙ p').y;
   xp.forEach((v, i) => assert.ok(Math.abs(v - x[i] * p[i]) < 1e-6));
   const [{ d: r }] = await tries('multiplicative'), xp0 = series(r.panels.lines, 'x ⊙ p').y, x0 = series(r.panels.lines, 'embedding x').y;
   xp0.forEach((v, i) => assert.ok(Math.abs(v - (i % 2 ? x0[i] : 0)) < 1e-7, `channel ${i}`));

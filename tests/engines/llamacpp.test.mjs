@@ -4,7 +4,8 @@
 // For every .gguf fixture (tests/fixtures/gguf) and every config fixture the converter port handles (turned into a
 // header-only .gguf by scripts/gguf-fixtures.mjs, the hand port of convert_hf_to_gguf.py), the harness
 // (tests/llamacpp/harness.cpp) runs llama.cpp's loader (llama_model_loader + the architecture's load_hparams), derives
-// llama_context's parameters for the default n_ctx (the trained context, as `-c 0`), decides per layer whether the
+// llama_context's parameters for n_ctx 0 (the trained context, as llama-cli and llama-server's default `-c 0`, posenc's
+// default), decides per layer whether the
 // graph rotates, and runs ggml's CPU ggml_rope_ext / ggml_rope_multi on all-ones and random q at 64 positions
 // 0 … n_ctx_train − 1. Per layer kind, posenc's answer — pe.ropeFromGGUF(file) and
 // pe.ropeFromConfig(config, { engine: 'llama.cpp' }) applied with pe.ropeApply — must match it:
@@ -38,7 +39,7 @@ function harnessPath() {
 }
 const HARNESS = harnessPath();
 
-/** The harness's JSON for a file; n_ctx default: llama.cpp's (llama_context_default_params, 512). */
+/** The harness's JSON for a file; n_ctx default: the library's (llama_context_default_params, 512); 0: the trained context. */
 function llamacpp(file, nCtx) {
   const r = spawnSync(HARNESS, nCtx === undefined ? [file] : [file, String(nCtx)], { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 120000 });
   if (r.status !== 0) throw new Error(`harness ${file} failed (${r.status ?? r.signal}): ${r.stderr.slice(-2000)}`);
@@ -158,12 +159,12 @@ test('llama.cpp harness: filled-in keys never bear on RoPE', () => {
 for (const f of ggufs) {
   test(`llama.cpp vs ropeFromGGUF: ${f}`, async (t) => {
     const file = join(ggufDir, f);
-    const ll = llamacpp(file);
+    const ll = llamacpp(file, 0);   // -c 0, posenc's default context
     assert.ok(!ll.error, ll.error);
     const groups = checkAgainst(t, f, 'gguf', ll, await pe.ropeFromGGUF(file));
-    if (ll.runs.some((x) => x.factors.startsWith('rope_factors'))) {   // LongRoPE: also at the trained context (-c 0)
-      const full = llamacpp(file, ll.n_ctx_train);
-      groups.push(...checkAgainst(t, f, 'gguf', full, await pe.ropeFromGGUF(file, { seq_len: full.cparams.n_ctx }), ` n_ctx ${full.cparams.n_ctx}`));
+    if (ll.runs.some((x) => x.factors.startsWith('rope_factors'))) {   // LongRoPE: also at the library's n_ctx 512
+      const lib = llamacpp(file);
+      groups.push(...checkAgainst(t, f, 'gguf', lib, await pe.ropeFromGGUF(file, { n_ctx: 512 }), ` n_ctx ${lib.cparams.n_ctx}`));
     }
     await Promise.all(groups);
   });
@@ -179,18 +180,18 @@ for (const f of configs) {
   test(`llama.cpp vs ropeFromConfig(engine 'llama.cpp') and ropeFromGGUF: ${f}`, async (t) => {
     const file = join(tmp, f.replace(/\.json$/, '.gguf'));
     writeFileSync(file, conv);
-    const ll = llamacpp(file);
+    const ll = llamacpp(file, 0);   // -c 0, posenc's default context
     assert.ok(!ll.error, ll.error);
     for (const k of ll.filled_keys) assert.ok(!NOT_ROPE_KEY.test(k), `the harness filled in ${k}`);
     const rc = pe.ropeFromConfig(config, { engine: 'llama.cpp' });
     const rg = await pe.ropeFromGGUF(file);
     const groups = [...checkAgainst(t, f, 'config', ll, rc), ...checkAgainst(t, f, 'gguf', ll, rg)];
-    // LongRoPE's factors follow n_ctx: again at the trained context (llama.cpp -c 0), where it picks the long set
+    // LongRoPE's factors follow n_ctx: again at the library's llama_context_default_params (512), where it picks the short set
     if (ll.runs.some((x) => x.factors.startsWith('rope_factors'))) {
-      const full = llamacpp(file, ll.n_ctx_train);
-      const nCtx = full.cparams.n_ctx;
-      groups.push(...checkAgainst(t, f, 'config', full, pe.ropeFromConfig(config, { engine: 'llama.cpp', n_ctx: ll.n_ctx_train }), ` n_ctx ${nCtx}`),
-        ...checkAgainst(t, f, 'gguf', full, await pe.ropeFromGGUF(file, { seq_len: nCtx }), ` n_ctx ${nCtx}`));
+      const lib = llamacpp(file);
+      const nCtx = lib.cparams.n_ctx;
+      groups.push(...checkAgainst(t, f, 'config', lib, pe.ropeFromConfig(config, { engine: 'llama.cpp', n_ctx: 512 }), ` n_ctx ${nCtx}`),
+        ...checkAgainst(t, f, 'gguf', lib, await pe.ropeFromGGUF(file, { n_ctx: 512 }), ` n_ctx ${nCtx}`));
     }
     await Promise.all(groups);
   });

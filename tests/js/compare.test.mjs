@@ -186,8 +186,7 @@ test('each config beside its converted .gguf (tests/fixtures/gguf): the same RoP
   for (const n of ['Llama-3.1-8B', 'Phi-3-mini-128k-instruct', 'DeepSeek-V3', 'gemma-3-4b-it', 'Qwen2.5-VL-7B-Instruct', 'Qwen3-8B']) {
     const c = pe.ropeFromConfig(readFileSync(new URL(`../fixtures/configs/${n}.json`, import.meta.url), 'utf8'), { engine: 'llama.cpp' });
     const file = new URL(`../fixtures/gguf/${n}.gguf`, import.meta.url).pathname;
-    // llama.cpp's default context (512, llama_context_default_params) is within every original context: LongRoPE's
-    // short factors, as ropeFromGGUF picks them at seq_len 0
+    // both at llama.cpp's default context (llama-cli's -c 0: the trained context; Phi-3 128k: long factors)
     const g = await pe.ropeFromGGUF(file);
     const r = pe.compareRope(c, g);
     assert.ok(r.agree, `${n}: ${r.verdict}`);

@@ -83,11 +83,16 @@ test('LongRoPE (Phi-3 128k): each engine\'s default context decides the factors 
   const hf = pe.ropeFromConfig(c); // seq_len 0: short
   close(hf.inv_freq, short, REL, 'hf short');
   close(pe.ropeFromConfig(c, { seq_len: 4097 }).inv_freq, long, REL, 'hf 4097: long');
-  // llama.cpp: llama_context_default_params n_ctx = 512 → short; n_ctx_seq padded to 256: 4097 → 4352 > 4096 → long
+  // llama.cpp: llama-cli / llama-server's -c 0 = n_ctx_train (max_position_embeddings 131072) > 4096 → long; the
+  // library's llama_context_default_params n_ctx = 512 → short; n_ctx_seq padded to 256: 4097 → 4352 > 4096 → long
   const lc = pe.ropeFromConfig(c, { engine: 'llama.cpp' });
-  close(lc.inv_freq, short, REL, 'llama.cpp default short');
-  assert.deepEqual([lc.context.length, /llama_context_default_params/.test(lc.context.source)], [512, true]);
-  assert.match(lc.engine_notes[0], /n_ctx_seq = 512 ≤ n_ctx_orig = 4096: short/);
+  close(lc.inv_freq, long, REL, 'llama.cpp default (trained context) long');
+  assert.deepEqual([lc.context.length, /llama-cli and llama-server/.test(lc.context.source)], [131072, true]);
+  assert.match(lc.engine_notes[0], /n_ctx_seq = 131072 > n_ctx_orig = 4096: long/);
+  const lib = pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 512 });
+  close(lib.inv_freq, short, REL, 'llama.cpp n_ctx 512 (the library default) short');
+  assert.match(lib.engine_notes[0], /n_ctx_seq = 512 ≤ n_ctx_orig = 4096: short/);
+  assert.equal(pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 0 }).context.length, 131072);   // -c 0
   close(pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4096 }).inv_freq, short, REL, 'n_ctx 4096: short');
   const l2 = pe.ropeFromConfig(c, { engine: 'llama.cpp', n_ctx: 4000 + 97 });
   close(l2.inv_freq, long, REL, 'n_ctx 4097 → 4352: long');
@@ -157,7 +162,7 @@ test('engine options: known engines only, n_ctx / max_model_len only with their 
   badConfig(pe, ministral3, /^engine: must be one of/, { engine: 'sglang' });
   badConfig(pe, ministral3, /^n_ctx: only with engine 'llama\.cpp' \(got engine 'transformers'\)/, { n_ctx: 4096 });
   badConfig(pe, ministral3, /^max_model_len: only with engine 'vllm'/, { engine: 'llama.cpp', max_model_len: 4096 });
-  badConfig(pe, ministral3, /^n_ctx: must be an integer/, { engine: 'llama.cpp', n_ctx: 0 });
+  badConfig(pe, ministral3, /^n_ctx: must be an integer/, { engine: 'llama.cpp', n_ctx: -1 });
 });
 
 test('vLLM\'s derived max_model_len (model_arch_config_convertor.py): max_position_embeddings, × factor for scaled types, YaRN from the original', () => {

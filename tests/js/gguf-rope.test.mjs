@@ -40,7 +40,7 @@ test('ropeFromGGUF: plain RoPE, NORM architecture → interleaved, freq_base def
   assert.equal(r.gguf.pairing, 'norm');
   assert.deepEqual([r.head_dim, r.rotary_dim, r.rope_theta, r.attention_scaling, r.max_position_embeddings], [128, 128, 500000, 1, 8192]);
   assertClose(r.inv_freq, defaultInv(500000, 128), REL, 'default');
-  assert.ok(r.warnings.some((w) => /LlamaModel\.permute/.test(w)));
+  assert.ok(r.warnings.some((w) => /converter permutes the q\/k rows .*LlamaModel\.modify_tensors/.test(w)));
   const noBase = ggufFile({ kv: [['general.architecture', T.str, 'qwen2'], ['qwen2.attention.key_length', T.u32, 64]] });
   const q = await pe.ropeFromGGUF(noBase);
   assert.equal(q.layout, 'half_split');
@@ -100,7 +100,9 @@ test('ropeFromGGUF: LongRoPE from rope_factors_long/short, chosen by seq_len, at
     ['phi3.rope.scaling.attn_factor', T.f32, 1.25]], [
     { name: 'rope_factors_long.weight', dims: [4], type: 0, data: f32Bytes(long) },
     { name: 'rope_factors_short.weight', dims: [4], type: 0, data: f32Bytes(short) }], { ctx: 131072 });
-  const atInit = await pe.ropeFromGGUF(f), longer = await pe.ropeFromGGUF(f, { seq_len: 8192 });
+  // at init (seq_len 0) HF's choice: short; by default llama.cpp's context, -c 0 = context_length 131072 > 4096: long
+  const atInit = await pe.ropeFromGGUF(f, { seq_len: 0 }), longer = await pe.ropeFromGGUF(f, { seq_len: 8192 });
+  assert.equal((await pe.ropeFromGGUF(f)).longrope_factors, 'long');
   assert.equal(atInit.rope_type, 'longrope');
   assert.equal(atInit.longrope_factors, 'short');
   assertClose(atInit.inv_freq, defaultInv(10000, d).map((x, i) => x / short[i]), REL, 'short');

@@ -13,10 +13,14 @@ const text = (f) => readFileSync(path(f), 'utf8');
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 
 test('ropeEngines (Phi-3 128k): every engine\'s reading and context; only MLX (long factors at every length) differs', async () => {
-  const m = await pe.ropeEngines(text('Phi-3-mini-128k-instruct.json'));
+  // llama.cpp by default: llama-cli / llama-server's -c 0, the trained 131072 > 4096 → long factors, as MLX
+  const dflt = await pe.ropeEngines(text('Phi-3-mini-128k-instruct.json'));
+  assert.deepEqual([dflt.contexts['llama.cpp'].length, dflt.matrix[0].cells['llama.cpp'].longrope_factors], [131072, 'long']);
+  // at the library's llama_context_default_params n_ctx (512): short
+  const m = await pe.ropeEngines(text('Phi-3-mini-128k-instruct.json'), { n_ctx: 512 });
   assert.equal(m.source, 'config');
   for (const e of ['transformers', 'vllm', 'llama.cpp', 'mlx']) {
-    const own = pe.ropeFromConfig(text('Phi-3-mini-128k-instruct.json'), { engine: e });
+    const own = pe.ropeFromConfig(text('Phi-3-mini-128k-instruct.json'), { engine: e, ...(e === 'llama.cpp' ? { n_ctx: 512 } : {}) });
     close(m.engines[e].inv_freq, own.inv_freq, 0, e);
     assert.deepEqual(m.contexts[e], own.context);
   }
@@ -47,15 +51,16 @@ test('ropeEngines per layer kind (gpt-oss): llama.cpp and MLX floor YaRN\'s rang
   assert.match(bert.verdict, /^MLX: engine: mlx-lm has no model file/);
   // a config no engine can read is transformers' error
   await assert.rejects(pe.ropeEngines(text('not-rope/gpt2.json')), /model_type: 'gpt2' uses learned absolute positions/);
-  await assert.rejects(pe.ropeEngines({ rope_theta: 1e4 }, { n_ctx: 0 }), /^PosencError: n_ctx: /);
+  await assert.rejects(pe.ropeEngines({ rope_theta: 1e4 }, { n_ctx: -1 }), /^PosencError: n_ctx: /);
 });
 
 test('ropeEngines on a .gguf: the llama.cpp column at its default context, the others pointing at the config', async () => {
   const f = new URL('../fixtures/gguf/Phi-3-mini-128k-instruct.gguf', import.meta.url).pathname;
   const m = await pe.ropeEngines(f);
   assert.equal(m.source, 'gguf');
-  assert.equal(m.engines['llama.cpp'].longrope_factors, 'short');
-  assert.equal(m.contexts['llama.cpp'].length, 512);
+  assert.equal(m.engines['llama.cpp'].longrope_factors, 'long');   // -c 0: context_length 131072 > 4096
+  assert.equal(m.contexts['llama.cpp'].length, 131072);
+  assert.equal((await pe.ropeEngines(f, { n_ctx: 512 })).engines['llama.cpp'].longrope_factors, 'short');
   assert.match(m.engines.vllm.error, /a \.gguf is what llama\.cpp runs/);
   assert.equal((await pe.ropeEngines(f, { n_ctx: 4097 })).engines['llama.cpp'].longrope_factors, 'long'); // 4352 > 4096
   const cfg = pe.ropeFromConfig(text('Phi-3-mini-128k-instruct.json'), { engine: 'llama.cpp', n_ctx: 4097 });
@@ -68,7 +73,8 @@ test('posenc inspect --engines: the matrix, each context, the verdict; exit 1 wh
   assert.match(r.stdout, /layer kind +transformers +vllm +llama\.cpp +mlx/);
   assert.match(r.stdout, /full_attention +longrope \(short\), base 10000, ×1\.19024, half_split +longrope \(short\).* longrope \(long\), base 10000, ×1\.19024, half_split ≠/);
   assert.match(r.stdout, /context, vllm: 4096 — vLLM's default for LongRoPE models/);
-  assert.match(r.stdout, /context, llama\.cpp: 512 — llama\.cpp's library default n_ctx = 512/);
+  assert.match(r.stdout, /context, llama\.cpp: 131072 — default: the trained context n_ctx_train = 131072, padded to a multiple of 256 — what llama-cli and llama-server run with/);
+  assert.match(r.stdout, /the library's llama_context_default_params has 512: pass n_ctx: 512/);
   const ok = spawnSync('node', [cli, 'inspect', path('Qwen3-8B.json'), '--engines'], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /run the same RoPE on every layer kind/);
@@ -78,11 +84,13 @@ test('posenc inspect --engines: the matrix, each context, the verdict; exit 1 wh
   close(pe.ropeFromConfig(text('Qwen3-8B.json'), { engine: 'mlx' }).inv_freq, theta(1e6, 128), 1e-12, 'qwen3 mlx');
 });
 
-test('ropeFromGGUF states its context: llama.cpp\'s default n_ctx 512, or n_ctx padded to 256, or a current length; not both', async () => {
+test('ropeFromGGUF states its context: llama-cli\'s -c 0 (context_length), or n_ctx padded to 256, or a current length; not both', async () => {
   const f = new URL('../fixtures/gguf/Phi-3-mini-128k-instruct.gguf', import.meta.url).pathname;
   const d = await pe.ropeFromGGUF(f);
-  assert.deepEqual([d.longrope_factors, d.context.length, d.seq_len], ['short', 512, null]);
-  assert.match(d.context.source, /library default n_ctx = 512/);
+  assert.deepEqual([d.longrope_factors, d.context.length, d.seq_len], ['long', 131072, null]);
+  assert.match(d.context.source, /trained context n_ctx_train = 131072.*llama-cli and llama-server/);
+  const lib = await pe.ropeFromGGUF(f, { n_ctx: 512 });
+  assert.deepEqual([lib.longrope_factors, lib.context.length], ['short', 512]);
   const l = await pe.ropeFromGGUF(f, { n_ctx: 4097 });
   assert.deepEqual([l.longrope_factors, l.context.length], ['long', 4352]);
   assert.deepEqual([(await pe.ropeFromGGUF(f, { n_ctx: 4096 })).longrope_factors, (await pe.ropeFromGGUF(f, { seq_len: 4097 })).longrope_factors], ['short', 'long']);

@@ -18,6 +18,7 @@ import './model-section.js';
 import './own-model.js';
 import './block-export.js';
 import { initState, tr, onLang, getLang } from './state.js';
+import { watchIdentifiers } from './code-idents.js';
 import { onTheme } from './theme-switch.js';
 import { sections } from './sections.js';
 import { fillTex, fitMath } from './tex-fill.js';
@@ -86,6 +87,7 @@ for (const s of sections) {
 
 initState();
 addEmbedBars();
+watchIdentifiers(document.body, firstFigures);   // identifiers in the page's text set as code (code-idents.js), after the first figures
 onLang(() => { for (const d of draws) d(); });
 onTheme(() => { for (const d of draws) d(); });   // the page's own blocks (outside a figure) repaint in the new colours
 onLang(fitMath);   // the other language's formulas were hidden when last measured

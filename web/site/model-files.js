@@ -94,8 +94,9 @@ async function read(s) {
   try {
     if (s.kind === 'gguf') {
       if (typeof pe.ropeFromGGUF !== 'function') throw new Error('no-gguf');
-      // llama.cpp picks LongRoPE's factors by the allocated context: its library default n_ctx 512 (a multiple of 256)
-      s.rope = await pe.ropeFromGGUF(s.gguf, { seq_len: 512 });
+      // llama.cpp picks LongRoPE's factors by the allocated context: by default what llama-cli and llama-server allocate
+      // (-c 0, the file's trained context), as pe.ropeEngines' llama.cpp column
+      s.rope = await pe.ropeFromGGUF(s.gguf);
     } else if (s.tooBig) {
       throw new Error('too-big');
     } else {

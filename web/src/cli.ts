@@ -32,8 +32,9 @@ const USAGE = `usage: posenc inspect <config.json | model.gguf> [options]
   --grid <t,h,w | h,w>    a patch grid: each axis's position ids (per-axis configs and a VLM's vision tower)
   --fps <x>               Cosmos: frames per second (time ids scaled by base_fps / fps)
   --seq-len <n>           sequence length for transformers' dynamic NTK / LongRoPE choice
-  --n-ctx <n>             llama.cpp's allocated context (-c; default 512 as llama_context_default_params; picks LongRoPE's
-                          factors, also a .gguf's); --max-model-len <n>: vLLM's (default: vLLM's own derivation)
+  --n-ctx <n>             llama.cpp's allocated context (-c; default 0 as llama-cli and llama-server: the trained context;
+                          512 is the library's llama_context_default_params; picks LongRoPE's factors, also a .gguf's);
+                          --max-model-len <n>: vLLM's (default: vLLM's own derivation)
   --json                  print JSON instead of text
 
 exit status: 0 read / agreeing, 1 the two disagree beyond the tolerance, 2 bad arguments or files
@@ -107,8 +108,8 @@ async function axesConfig(path: string): Promise<Record<string, unknown> | null>
 async function ropeOf(pe: Posenc, path: string, engine: string, flags: Flags): Promise<Rope> {
   const seq = num(flags, 'seq-len', true), nctx = num(flags, 'n-ctx', true), mml = num(flags, 'max-model-len', true);
   if (await isGGUF(path)) {
-    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context per sequence (--n-ctx, default 512 as
-    // llama_context_default_params, padded to a multiple of 256 as llama_context does), not by the current length
+    // a .gguf is what llama.cpp runs: LongRoPE's factors by the allocated context per sequence (--n-ctx, default the
+    // trained context as llama-cli's -c 0, padded to a multiple of 256 as llama_context does), not by the current length
     return { ...(await pe.ropeFromGGUF(path, nctx !== undefined ? { n_ctx: nctx } : {})), file: path };
   }
   const opts: Record<string, unknown> = { engine };

@@ -9,7 +9,7 @@ import { ropeFromGgufFile } from './gguf_rope.js';
 import type { GgufFile } from './gguf_source.js';
 import type { RawModule } from './raw.js';
 import { PosencError } from './validate.js';
-import { SOURCES } from './config/engines.js';
+import { llamacppContext } from './config/engines.js';
 import type { EngineContext } from './config/result.js';
 import type { RopeFromGGUF } from './gguf_rope.js';
 
@@ -17,17 +17,23 @@ export type { GgufBlob, GgufFileHandle, GgufHeader, GgufKeyValue, GgufSource, Gg
 export type { GgufRope, RopeFromGGUF } from './gguf_rope.js';
 export type { GgufPairing } from './gguf_arch.js';
 
-const FROM_GGUF: Schema = { seq_len: optional(int(0, 2 ** 40)), n_ctx: optional(int(1, 2 ** 40)) };
+const FROM_GGUF: Schema = { seq_len: optional(int(0, 2 ** 40)), n_ctx: optional(int(0, 2 ** 40)) };
 
 /** Reading .gguf files. */
-/** llama.cpp's context for a .gguf: n_ctx (default 512) padded to 256, unless a current length `seq` is given instead. */
+/**
+ * llama.cpp's context for a .gguf: n_ctx padded to 256, by default (and for 0) the file's context_length (n_ctx_train,
+ * as llama-cli and llama-server run), unless a current length `seq` is given instead.
+ */
 export async function ropeFromGgufAt(raw: RawModule, f: GgufFile, seq: number | undefined, nCtx: number | undefined): Promise<RopeFromGGUF> {
-  const n = Math.ceil((nCtx ?? 512) / 256) * 256;
-  const r = await ropeFromGgufFile(raw, f, seq ?? n);
+  const arch = f.header.metadata['general.architecture'];
+  const trainedV = typeof arch === 'string' ? f.header.metadata[`${arch}.context_length`] : undefined;
+  const trained = typeof trainedV === 'number' || typeof trainedV === 'bigint' ? Number(trainedV) : null;
   const context: EngineContext = seq !== undefined ? { length: seq, source: 'options.seq_len (the current length, as transformers picks LongRoPE\'s factors)' }
-    : { length: n, source: nCtx !== undefined ? `options.n_ctx = ${nCtx}, padded to a multiple of 256 (${SOURCES.llamacpp_ctx})`
-      : `llama.cpp's library default n_ctx = 512 (llama-cli and llama-server default to the trained context fitted to free memory: pass n_ctx) (${SOURCES.llamacpp_ctx})` };
-  return { ...r, seq_len: seq ?? null, context };
+    : llamacppContext(nCtx, trained);
+  const r = await ropeFromGgufFile(raw, f, seq ?? context.length ?? 0);
+  // the query temperature is per position: stated at a current length only, as ropeFromConfig does
+  const attn_temperature = r.attn_temperature && seq === undefined ? { ...r.attn_temperature, scale_at_seq_len: null } : r.attn_temperature;
+  return { ...r, attn_temperature, seq_len: seq ?? null, context };
 }
 
 export class GgufApi extends Core {
@@ -54,7 +60,8 @@ export class GgufApi extends Core {
    * `rope.scale_linear`), `context_length`, `attention.key_length[_mla|_swa]`, the sliding-window pattern and
    * `rope.freq_base_swa`; Llama 3 scaling from the `rope_freqs` tensor (inv_freq[i] = freq_base^(−2i/d) / rope_freqs[i]);
    * LongRoPE from `rope_factors_long`/`rope_factors_short`, picked as llama.cpp does by the context it allocates per
-   * sequence: `n_ctx` (default 512, llama_context_default_params) padded to a multiple of 256, long when that exceeds
+   * sequence: `n_ctx` padded to a multiple of 256 — by default (and for 0) the file's context_length, what llama-cli and
+   * llama-server run with (`-c 0`; the library's llama_context_default_params has 512: pass `n_ctx: 512`) — long when that exceeds
    * the original context (or, with `seq_len` instead, by the current length as HF does); `context` states which
    * length was assumed and where it comes from. DeepSeek's `yarn_log_multiplier` = 0.1·mscale_all_dim. The pairing is not in the file: it
    * comes from a table mirroring llama.cpp's `llama_model_rope_type` (NORM → 'interleaved', NEOX/M-RoPE → 'half_split');

@@ -111,3 +111,20 @@ export const NOPE_STEP: Record<string, { step: number; at: string }> = {
   smollm3: { step: 4, at: 'models/smollm3.cpp:5, :69' },
   afmoe: { step: 4, at: 'models/afmoe.cpp:137 (n_no_rope_layer_step: llama_hparams default 4)' },
 };
+
+/**
+ * NORM architectures whose converter class permutes the q/k rows of a Hugging Face checkpoint (rotate_half pairs) into
+ * consecutive pairs (convert_hf_to_gguf.py at ggml-org/llama.cpp a458664f: `LlamaModel.permute` in the class's
+ * modify_tensors). Only these: other NORM classes write q/k as stored, because their checkpoints pair consecutive
+ * channels themselves (Llama4Model and MistralModel set `undo_permute = False`; DeepseekV2Model never permutes).
+ */
+export const CONVERTER_PERMUTES: Record<string, string> = {
+  llama: 'LlamaModel.modify_tensors (undo_permute; not MistralModel, which converts Mistral-format checkpoints with undo_permute = False)',
+  mistral3: 'Mistral3Model, a LlamaModel (undo_permute)',
+  minicpm: 'MiniCPMModel.modify_tensors',
+};
+/** NORM architectures whose converter writes q/k unpermuted: their checkpoints pair consecutive channels themselves (a458664f). */
+export const CONVERTER_KEEPS: Record<string, string> = {
+  llama4: 'Llama4Model: undo_permute = False (Llama 4 rotates adjacent pairs through view_as_complex)',
+  deepseek2: 'DeepseekV2Model: no permutation (DeepSeek rotates adjacent pairs)',
+};

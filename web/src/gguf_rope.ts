@@ -11,7 +11,7 @@ import type { RopeScalingParams, RopeType } from './rope_config.js';
 import type { ConfigRope, RopeFromConfig } from './config/rope_from_config.js';
 import { PosencError, check } from './validate.js';
 import type { GgufFile, GgufHeader, GgufValue } from './gguf_source.js';
-import { LEARNED_POSITIONS, LLAMA_CPP_COMMIT, NOPE_STEP, RECURRENT_RULES, SWA_RULES, ggufPairing } from './gguf_arch.js';
+import { CONVERTER_KEEPS, CONVERTER_PERMUTES, LEARNED_POSITIONS, LLAMA_CPP_COMMIT, NOPE_STEP, RECURRENT_RULES, SWA_RULES, ggufPairing } from './gguf_arch.js';
 import type { GgufPairing, SwaRule } from './gguf_arch.js';
 
 /** One layer type's RoPE read from a .gguf (layout null: the architecture is not in llama.cpp's table). */
@@ -153,7 +153,8 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
     warnings.push(`${key('rope.scaling.factor')} = ${factorRaw} with scaling type 'none': not applied`);
   }
   const kMla = num('attention.key_length_mla');
-  const isMla = kMla !== null || arch.startsWith('deepseek2') || arch === 'deepseek32';
+  // MLA's rotary part is its own head: DeepSeek's (key_length_mla) and MiniCPM3's (q/kv LoRA ranks, rope dims < key_length)
+  const isMla = kMla !== null || arch.startsWith('deepseek2') || arch === 'deepseek32' || arch === 'minicpm3';
   const logMul = num('rope.scaling.yarn_log_multiplier') ?? 0;
   // DeepSeek: the converter stores yarn_log_multiplier = 0.1·mscale_all_dim, and llama.cpp cancels YaRN's cos/sin
   // factor (HF: get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim), 1 when mscale = mscale_all_dim)
@@ -162,9 +163,12 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
   if (alpha !== null) warnings.push(`${key('rope.scaling.alpha')} = ${alpha} (NTK alpha): recorded in gguf.keys, not applied to the frequencies here`);
   const layout = pairing === null ? null : pairing === 'norm' ? 'interleaved' : 'half_split';
   if (pairing === 'norm') {
-    warnings.push(`${arch}: llama.cpp rotates consecutive pairs (NORM, layout 'interleaved') of q/k as stored in the file; for ` +
-      'Llama-family checkpoints the converter permutes the q/k rows (convert_hf_to_gguf LlamaModel.permute) so that this equals ' +
-      "HF's rotate_half ('half_split') on the original weights");
+    const by = CONVERTER_PERMUTES[arch];
+    warnings.push(`${arch}: llama.cpp rotates consecutive pairs (NORM, layout 'interleaved') of q/k as stored in the file; ` + (by
+      ? `for this architecture the converter permutes the q/k rows of a Hugging Face checkpoint (convert_hf_to_gguf.py ${by}) so that ` +
+        "this equals HF's rotate_half ('half_split') on the original weights"
+      : CONVERTER_KEEPS[arch] ? `the converter writes this architecture's q/k rows unpermuted (convert_hf_to_gguf.py ${CONVERTER_KEEPS[arch]})`
+        : 'whether the converter permuted the q/k rows is not recorded in the file'));
   }
   const compute = (p: RopeScalingParams, source: string, hd: number): GgufRope => {
     let r;
@@ -236,7 +240,7 @@ export async function ropeFromGgufFile(raw: RawModule, file: GgufFile, seq: numb
     const qk = kMla ?? headDim;
     const m = params.rope_type === 'yarn' && factor > 1 ? 1 + logMul * Math.log(factor) : 1;
     mla = { qk_rope_head_dim: rotary, qk_nope_head_dim: qk - rotary, qk_head_dim: qk, v_head_dim: num('attention.value_length_mla') ?? num('attention.value_length'),
-      rope_interleave: true, softmax_scale: (m * m) / Math.sqrt(qk), softmax_scale_factor: m * m };
+      rope_interleave: pairing === 'norm', softmax_scale: (m * m) / Math.sqrt(qk), softmax_scale_factor: m * m };
     if (logMul) {
       warnings.push(`${key('rope.scaling.yarn_log_multiplier')} = ${logMul} = 0.1·mscale_all_dim (the converter's form of HF's mscale_all_dim = ` +
         `${logMul / 0.1}): llama.cpp scales the softmax by (1 + ${logMul}·ln factor)² and cancels YaRN's cos/sin factor, as HF does when ` +

@@ -48,7 +48,7 @@ export interface RopeEngines {
   verdict: string;
 }
 
-const OPTIONS: Schema = { seq_len: optional(int(0, 2 ** 40)), n_ctx: optional(int(1, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)) };
+const OPTIONS: Schema = { seq_len: optional(int(0, 2 ** 40)), n_ctx: optional(int(0, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)) };
 const NAMES: Record<Engine, string> = { transformers: 'transformers', vllm: 'vLLM', 'llama.cpp': 'llama.cpp', mlx: 'MLX' };
 const g = (x: number) => String(Number(x.toPrecision(6)));
 
@@ -109,7 +109,7 @@ export class RopeEnginesApi extends Core {
    * attention_scaling, pairing, LongRoPE factor set, and compareRope's verdict against transformers' reading of the
    * same kind, tolerance 1e-3 of |q|·|k| over distances up to the longest max_position_embeddings, at least 8192), and
    * the verdict in words. An engine that cannot run the model (mlx-lm without its model file) has `{ error }`.
-   * Options: seq_len (transformers, MLX: the current length), n_ctx (llama.cpp), max_model_len (vLLM).
+   * Options: seq_len (transformers, MLX: the current length), n_ctx (llama.cpp; default the trained context, as llama-cli and llama-server), max_model_len (vLLM).
    * @throws PosencError for a config or file no engine can read (the error of transformers' reading).
    */
   async ropeEngines(source: unknown, options: RopeEnginesOptions = {}): Promise<RopeEngines> {

@@ -30,8 +30,13 @@ export interface RopeFromConfigOptions {
    * divisors; sliding-window layer types inherit the full-attention layers' scaling (except Gemma 3). Each difference
    * found is stated in `engine_notes` with the engine's code at a commit.
    */
-  engine?: 'transformers' | 'vllm' | 'llama.cpp';
-  /** llama.cpp: context allocated per sequence (`-c`); default the model's max_position_embeddings. */
+  engine?: 'transformers' | 'vllm' | 'llama.cpp' | 'mlx';
+  /**
+   * llama.cpp: the context allocated per sequence (`-c`), padded to a multiple of 256. Default (and 0): what llama-cli
+   * and llama-server use, `-c 0` = the trained context n_ctx_train (the GGUF's context_length, the config's
+   * max_position_embeddings); they lower it to fit free device memory (not below 4096). The library's own
+   * `llama_context_default_params` has 512: pass `n_ctx: 512`.
+   */
   n_ctx?: number;
   /** vLLM: `--max-model-len`; default the model's max_position_embeddings. */
   max_model_len?: number;

@@ -22,6 +22,8 @@ export const SOURCES: Record<string, string> = {
   llamacpp_hparams: 'ggml-org/llama.cpp@00342301 src/llama-model.cpp (llama_model::load_hparams)',
   llamacpp_factors: 'ggml-org/llama.cpp@6c8dcaa src/llama-model.cpp (llama_model::get_rope_factors: long when n_ctx_seq > n_ctx_orig_yarn)',
   llamacpp_ctx: 'ggml-org/llama.cpp@6c8dcaa src/llama-context.cpp (llama_context_default_params: n_ctx 512; n_ctx_seq = GGML_PAD(n_ctx, 256))',
+  llamacpp_cli_ctx: 'ggml-org/llama.cpp@001d906a common/common.h (common_params: n_ctx = 0, "0 == context the model was trained with"; ' +
+    'fit_params = true, fit_params_min_ctx = 4096) and src/llama-context.cpp (n_ctx == 0 ? n_ctx_train; GGML_PAD(n_ctx, 256))',
   llamacpp_llama4: 'ggml-org/llama.cpp@6c8dcaa src/models/llama4.cpp (load_arch_hparams: n_attn_temp_floor_scale 8192, f_attn_temp_scale 0.1, offset 1)',
   llamacpp_convert: 'ggml-org/llama.cpp@a458664f convert_hf_to_gguf.py (TextModel.set_gguf_parameters; LlamaModel.generate_extra_tensors)',
 };
@@ -29,7 +31,7 @@ export const SOURCES: Record<string, string> = {
 export interface EngineOptions {
   /** The current sequence length (transformers' dynamic NTK and LongRoPE choice; MLX's dynamic NTK). */
   seq_len?: number;
-  /** llama.cpp: the context allocated per sequence (`-c`); default 512, llama_context_default_params. */
+  /** llama.cpp: the context allocated per sequence (`-c`); default and 0: the trained context (llama-cli, llama-server). */
   n_ctx?: number;
   /** vLLM: `--max-model-len`; default as vLLM derives it (LongRoPE: original_max_position_embeddings). */
   max_model_len?: number;
@@ -43,6 +45,24 @@ export const yarnMscale = (factor: number, mscale = 1): number => (factor <= 1 ?
 /** llama.cpp pads the per-sequence context to a multiple of 256 (one sequence: n_ctx_seq = n_ctx, padded). */
 const pad256 = (n: number) => Math.ceil(n / 256) * 256;
 
+/**
+ * llama.cpp's context for a model trained at `trained` tokens (the GGUF's context_length; null: unknown): `n_ctx` when
+ * given (> 0), else what llama-cli and llama-server run with, `-c 0` = the trained context; padded to 256.
+ */
+export function llamacppContext(nCtx: number | undefined, trained: number | null): EngineContext {
+  if (nCtx !== undefined && nCtx > 0) {
+    return { length: pad256(nCtx), source: `options.n_ctx = ${nCtx} (-c), padded to a multiple of 256 (${SOURCES.llamacpp_ctx})` };
+  }
+  const given = nCtx === 0 ? 'options.n_ctx = 0 (-c 0)' : 'default';
+  if (trained === null || !(trained > 0)) {
+    return { length: null, source: `${given}: llama-cli and llama-server take the trained context (-c 0), which the model does not state ` +
+      `(llama.cpp refuses to run it: pass n_ctx) (${SOURCES.llamacpp_cli_ctx})` };
+  }
+  return { length: pad256(trained), source: `${given}: the trained context n_ctx_train = ${trained}, padded to a multiple of 256 — what ` +
+    `llama-cli and llama-server run with (-c 0; they lower it to fit free device memory, not below 4096); the library's ` +
+    `llama_context_default_params has 512: pass n_ctx: 512 (${SOURCES.llamacpp_cli_ctx})` };
+}
+
 /** The context each engine runs with for this config: the user's value, else the engine's own default. */
 export function engineContext(r: RopeFromConfig, engine: Engine, o: EngineOptions): EngineContext {
   const top = r.layer_types[r.layer_type] as ConfigRope;
@@ -53,12 +73,7 @@ export function engineContext(r: RopeFromConfig, engine: Engine, o: EngineOption
     return o.seq_len !== undefined ? { length: o.seq_len, source: `options.seq_len (${who})` }
       : { length: null, source: `none given: the result is at initialisation, the current length 0 (${who})` };
   }
-  if (engine === 'llama.cpp') {
-    const n = o.n_ctx ?? 512;
-    return { length: pad256(n), source: o.n_ctx !== undefined ? `options.n_ctx = ${n} (-c), padded to a multiple of 256 (${SOURCES.llamacpp_ctx})`
-      : `llama.cpp's library default n_ctx = 512 (llama_context_default_params; llama-cli and llama-server default to -c 0, the trained ` +
-        `context fitted to free memory, so pass n_ctx) (${SOURCES.llamacpp_ctx})` };
-  }
+  if (engine === 'llama.cpp') return llamacppContext(o.n_ctx, mp);   // the converter writes context_length = max_position_embeddings
   if (o.max_model_len !== undefined) return { length: o.max_model_len, source: `options.max_model_len (--max-model-len) (${SOURCES.vllm_get_rope})` };
   const isLong = Object.values(r.layer_types).some((t) => t && t.rope_type === 'longrope');
   if (isLong && top.original_max_position_embeddings !== null) {
@@ -124,7 +139,7 @@ function engineRope(raw: RawModule, r: ConfigRope, ctx: Ctx, dict: Record<string
     }
     if (r.rope_type === 'longrope') {
       const orig = r.original_max_position_embeddings ?? mp;
-      const n = ctx.length ?? 512;
+      const n = ctx.length ?? mp;
       const v = recompute(raw, r, p, n > orig ? n : 0);
       ctx.note(`${r.source}: LongRoPE factors chosen by the allocated context n_ctx_seq = ${n} ${n > orig ? '>' : '≤'} n_ctx_orig = ${orig}: ` +
         `${v.longrope_factors} factors for every position (transformers: by the current sequence length) (${SOURCES.llamacpp_factors})`);

@@ -275,7 +275,7 @@ export function readConfig(config: unknown): ConfigPlan {
     qk_rope_head_dim: mlaRope,
     qk_nope_head_dim: opt(text.qk_nope_head_dim, (v) => posInt(`${tp}qk_nope_head_dim`, v)) ?? 128, // HF DeepseekV3Config default
     v_head_dim: opt(text.v_head_dim, (v) => posInt(`${tp}v_head_dim`, v)),
-    rope_interleave: text.rope_interleave !== false,
+    rope_interleave: layout === 'interleaved',   // MiniCPM3: rotate_half on its rotary part
     // DeepSeek-V3.2's sparse-attention indexer rotates its own q/k (qk_rope_head_dim channels) as NeoX halves unless
     // indexer_rope_interleave (ml-explore/mlx-lm@d78bf58e mlx_lm/models/deepseek_v32.py: indexer_rope_interleave = False,
     // initialize_rope(traditional=args.indexer_rope_interleave)), while the MLA heads pair consecutive channels

@@ -77,7 +77,7 @@ function computeRope(raw: RawModule, spec: RopeSpec, plan: ConfigPlan, seq_len: 
 }
 
 const FROM_CONFIG: Schema = {
-  seq_len: optional(int(0, 2 ** 40)), engine: optional(oneOf(ENGINES)), n_ctx: optional(int(1, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)),
+  seq_len: optional(int(0, 2 ** 40)), engine: optional(oneOf(ENGINES)), n_ctx: optional(int(0, 2 ** 40)), max_model_len: optional(int(1, 2 ** 40)),
 };
 
 export function ropeFromConfigOf(raw: RawModule, config: unknown, options: unknown): RopeFromConfig {

@@ -5,6 +5,7 @@
 import { FONT } from './blocks/base.js';
 import { L, tr, formatParam } from './params.js';
 import { LIGHT_CSS } from './theme.js';
+import { setCodeText } from './blocks/code-text.js';
 
 /** The element's words in both languages. */
 export const UI = { export: L('Export', '导出'), data: L('Data table', '数据表'), cancel: L('Cancel', '取消'), computing: L('computing…', '计算中…'),
@@ -28,6 +29,7 @@ input[type=number] { width: 6em; } input[type=text] { max-width: 100%; } textare
 .panels > pe-lines[data-cols="3"] { flex: 1 1 calc(33.3% - 14px); min-width: 240px; }   /* small multiples */
 .readouts { font-variant-numeric: tabular-nums; margin: 6px 0; }
 .readouts p { margin: 2px 0; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }   /* identifiers (code-text.js) */
 output { font-weight: 600; }
 .note { color: var(--pe-muted); }
 .error { color: #a3130f; background: #fff0ef; border: 1px solid #c9302c; padding: 6px 10px; border-radius: 4px; }
@@ -64,7 +66,7 @@ export function fillControls(form, def, p, host) {
       else if (s.multiline) { input = document.createElement('textarea'); input.rows = 5; input.spellcheck = false; label.className = 'wide'; }
       else { input = document.createElement('input'); input.type = s.type === 'string' ? 'text' : s.slider ? 'range' : 'number'; if (s.min !== undefined) { input.min = String(s.min); input.max = String(s.max); } }
       input.name = name;
-      const text = document.createElement('span'); text.textContent = tr(s.label, lang) || name;
+      const text = setCodeText(document.createElement('span'), tr(s.label, lang) || name);
       if (s.type === 'bool') label.append(input, text); else label.append(text, input);
       if (s.slider) { const o = document.createElement('output'); o.dataset.for = name; label.append(o); }
       if (s.type === 'string') {

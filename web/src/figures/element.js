@@ -24,6 +24,7 @@ import { toHTML } from './to-html.js';
 import { figureCSV } from './to-csv.js';
 import { altText, atWidth, exportSubtitle, paramsSet, svgWithAlt, pngWithAlt, saveFile } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
+import { setCodeText } from './blocks/code-text.js';
 
 /** @typedef {import('./params.js').FigureDef} FigureDef */
 /** @typedef {import('./params.js').PanelSpec} PanelSpec */
@@ -138,7 +139,7 @@ export class PosencFigure extends Base {
   _chrome(def) {
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot), cap = this.getAttribute('caption');
     // Text is written only when it changes: a repaint then leaves the layout of the page untouched.
-    const text = (/** @type {string} */ sel, /** @type {string} */ v) => { const el = $(sr, sel); if (el.textContent !== v) el.textContent = v; return el; };
+    const text = (/** @type {string} */ sel, /** @type {string} */ v) => setCodeText($(sr, sel), v);   // identifiers as code
     text('.title', cap && cap !== 'true' && cap !== 'false' && cap !== '' ? cap : def ? this._text(def.title) : '').hidden = cap === 'false';
     text('.takeaway', def ? this._text(def.takeaway) : '').hidden = cap === 'false' || !!(cap && cap !== 'true');
     text('.export', `${this._text(UI.export)} ▾`);
@@ -150,7 +151,7 @@ export class PosencFigure extends Base {
   /** @private @param {any} e */
   _showError(e) {
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot), box = $(sr, '.error');
-    box.textContent = e.text ? this._text(e.text) : e.message;
+    setCodeText(box, e.text ? this._text(e.text) : e.message);
     box.hidden = false;
     box.dataset.attribute = e.attribute ?? '';
     // Nothing stale stays on display as if it were current.
@@ -260,25 +261,26 @@ export class PosencFigure extends Base {
       ros.forEach((ro, i) => {
         const para = box2.children[i], o = $(para, 'output'), text = ro.text != null ? t(ro.text) : fmtReadout(ro.value);
         if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value); else delete o.dataset.value;
-        if (o.textContent !== text) o.textContent = text ?? '';
-        const label = `${t(ro.label)}${colon}`, first = /** @type {ChildNode} */ (para.firstChild); if (first.textContent !== label) first.textContent = label;
-        const n = para.querySelector('.note'); if (n) n.textContent = ro.note ? ` — ${t(ro.note)}` : '';
+        setCodeText(o, text ?? '');
+        setCodeText(/** @type {Element} */ (para.firstElementChild), `${t(ro.label)}${colon}`);
+        const n = para.querySelector('.note'); if (n) setCodeText(n, ro.note ? ` — ${t(ro.note)}` : '');
       });
     } else box2.replaceChildren(...ros.map((ro) => {
       const para = document.createElement('p'), o = document.createElement('output');
       o.dataset.id = ro.id;
       if (Number.isFinite(ro.value)) o.dataset.value = String(ro.value);
-      o.textContent = (ro.text != null ? t(ro.text) : fmtReadout(ro.value)) ?? '';
-      para.append(`${t(ro.label)}${colon}`, o);
-      if (ro.note) { const n = document.createElement('span'); n.className = 'note'; n.textContent = ` — ${t(ro.note)}`; para.append(n); }
+      setCodeText(o, (ro.text != null ? t(ro.text) : fmtReadout(ro.value)) ?? '');
+      const label = document.createElement('span'); label.className = 'label';
+      para.append(setCodeText(label, `${t(ro.label)}${colon}`), o);
+      if (ro.note) { const n = document.createElement('span'); n.className = 'note'; setCodeText(n, ` — ${t(ro.note)}`); para.append(n); }
       return para;
     }));
-    if (out.status) $(sr, '.status').textContent = t(out.status) ?? '';
+    if (out.status) setCodeText($(sr, '.status'), t(out.status) ?? '');
     $(sr, '.tables').replaceChildren(...(out.tables || []).map((tb) => {
       const wrap = document.createElement('div'), table = document.createElement('table');
       wrap.className = 'scroll'; table.dataset.id = tb.id;
-      if (tb.caption) table.createCaption().textContent = t(tb.caption) ?? '';
-      for (const row of tb.rows) { const tr2 = table.insertRow(); row.forEach((v, i) => { const c = document.createElement(i ? 'td' : 'th'); c.textContent = String(v); tr2.append(c); }); }
+      if (tb.caption) setCodeText(table.createCaption(), t(tb.caption) ?? '');
+      for (const row of tb.rows) { const tr2 = table.insertRow(); row.forEach((v, i) => { const c = document.createElement(i ? 'td' : 'th'); setCodeText(c, String(v)); tr2.append(c); }); }
       wrap.append(table); return wrap;
     }));
     // the backend the results report (figures computed through pe.gpu), never the one asked for

@@ -22,6 +22,7 @@ export const $ = (root, sel) => /** @type {E} */ (/** @type {ParentNode} */ (roo
  * @param {HTMLElement} el @param {string} css @param {string} html @returns {ShadowRoot} */
 export function shadow(el, css, html) {
   const root = el.attachShadow({ mode: 'open' });
+  css += '\ncode { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }';   // identifiers (code-text.js)
   if (!sheets.has(css)) { const s = new CSSStyleSheet(); s.replaceSync(css); sheets.set(css, s); }
   root.adoptedStyleSheets = [/** @type {CSSStyleSheet} */ (sheets.get(css))];
   root.innerHTML = html;

@@ -18,6 +18,7 @@ import { fmt } from './format.js';
 import { Base, shadow, define, theme, FONT, $ } from './base.js';
 import { measure, pixelSurface, wrapText } from './text.js';
 import { paintMap, ROW_CHARS } from './heatmap-map.js';
+import { codeParts, setCodeText } from './code-text.js';
 
 const css = `
 :host { display: inline-block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -98,8 +99,8 @@ export class PeHeatmap extends Base {
   /** @param {string} name */
   attributeChangedCallback(name) {
     const sr = this.shadowRoot, text = this.getAttribute(name) || '';
-    if (name === 'caption') { $(sr, '.caption').textContent = text; this._describe(); }
-    else if (name === 'xlabel' || name === 'ylabel') $(sr, `.${name}`).textContent = text;
+    if (name === 'caption') { setCodeText($(sr, '.caption'), text); this._describe(); }
+    else if (name === 'xlabel' || name === 'ylabel') setCodeText($(sr, `.${name}`), text);
     else this.render();
   }
 
@@ -255,7 +256,7 @@ export class PeHeatmap extends Base {
     cats.replaceChildren(...this.categories.map((c) => {
       const span = document.createElement('span'), i = document.createElement('i'), [r, g, b] = colour(this.palette, (c.value - lo) / (hi - lo));
       i.style.background = `rgb(${Math.round(r)},${Math.round(g)},${Math.round(b)})`;
-      span.append(i, c.label); return span;
+      span.append(i, ...codeParts(c.label)); return span;
     }));
   }
 

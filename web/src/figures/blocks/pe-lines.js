@@ -28,6 +28,7 @@ import { Base, shadow, define, theme, FONT, $ } from './base.js';
 /** @typedef {import('./export.js').Ctx} Ctx */
 import { wrapText } from './text.js';
 import { labelPlacer } from './label-place.js';
+import { codeParts, setCodeText } from './code-text.js';
 
 const css = `
 :host { display: block; font: 12px ${FONT}; color: var(--pe-fg, #1d1d1f); max-width: 100%; }
@@ -82,7 +83,7 @@ export class PeLines extends Base {
   /** @param {string} name */
   attributeChangedCallback(name) {
     if (name === 'caption') {
-      $(this.shadowRoot, '.caption').textContent = this.getAttribute('caption') || '';
+      setCodeText($(this.shadowRoot, '.caption'), this.getAttribute('caption') || '');
       this._describe();
     } else this.render();
   }
@@ -303,7 +304,7 @@ export class PeLines extends Base {
       // the swatch looks like the series: a dot for points, a dashed line for a dashed curve
       if (s.kind === 'points') i.className = 'dot';
       i.style.background = s.dash ? `repeating-linear-gradient(90deg, ${col} 0 ${s.dash[0]}px, transparent ${s.dash[0]}px ${s.dash[0] + s.dash[1]}px)` : col;
-      span.append(i, s.label ?? ''); leg.append(span);
+      span.append(i, ...codeParts(s.label ?? '')); leg.append(span);
     });
     this.renderCount++;
     this.dispatchEvent(new CustomEvent('rendered'));

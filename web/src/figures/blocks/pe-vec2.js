@@ -11,6 +11,7 @@ import { Base, shadow, define, theme, FONT, $ } from './base.js';
 /** A vector of the plane. @typedef {{ id: string, x: number, y: number, label: string, color?: string, draggable?: boolean, dashed?: boolean }} Vec */
 /** A label's box in plane coordinates (leader: away from its tip, joined to it by a thin line). @typedef {{ x: number, y: number, w: number, h: number, text: string, leader?: boolean }} Box */
 import { wrapText } from './text.js';
+import { setCodeText } from './code-text.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const css = `
@@ -42,7 +43,7 @@ export class PeVec2 extends Base {
   }
   /** @param {string} n */
   attributeChangedCallback(n) {
-    if (n === 'caption') $(this.shadowRoot, '.caption').textContent = this.getAttribute('caption') || '';
+    if (n === 'caption') setCodeText($(this.shadowRoot, '.caption'), this.getAttribute('caption') || '');
     else this.render();
   }
   get range() { return Number(this.getAttribute('range')) || 2; }

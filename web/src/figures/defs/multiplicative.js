@@ -32,7 +32,7 @@ export default {
   },
   render(r) {
     return {
-      lines: { series: [{ y: r.x, label: L('embedding x', '词向量 x'), kind: 'step' }, { y: r.p, label: L('p_pos', 'p_pos'), kind: 'step' }, { y: r.xp, label: 'x ⊙ p', kind: 'step', width: 2.4 }],
+      lines: { series: [{ y: r.x, label: L('embedding x', '词向量 x'), kind: 'step' }, { y: r.p, label: L('pₚₒₛ', 'pₚₒₛ'), kind: 'step' }, { y: r.xp, label: 'x ⊙ p', kind: 'step', width: 2.4 }],
         caption: L('Multiplicative PE, channel by channel', '乘性位置编码（逐通道）'), xlabel: L('channel', '通道') },
       readouts: [{ id: 'rec', label: L('recursive vs direct table, max |difference|', '递推与直接计算之差的最大绝对值'), value: r.recDiff, text: fmt(r.recDiff, 6) }],
     };

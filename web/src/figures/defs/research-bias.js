@@ -111,7 +111,7 @@ export default {
         xlabel: xr, ylabel: L('MLP input', 'MLP 输入') },
       weights: { series: [{ x: r.rs, y: r.sbConst, label: rl(`stick-breaking, every logit ${p.z}`, `stick-breaking，每个 z 为 ${p.z}`) },
         { x: r.rs, y: r.sbMarks, label: rl(`stick-breaking, a marker every ${EVERY} tokens`, `stick-breaking，每 ${EVERY} 个词元一个标记`), kind: 'points' }],
-      caption: L(`attention weight A(r) = σ(z_j)·Π(1 − σ(z_t)) over the keys between (query at n, the nearest ${SB_KEYS} keys)`, `注意力权重 A(r) = σ(z_j)·Π(1 − σ(z_t))，乘积取两者之间的键（查询在 n，最近的 ${SB_KEYS} 个键）`), xlabel: xr, ylabel: L('weight A', '权重 A') },
+      caption: L(`attention weight A(r) = σ(zⱼ)·Π(1 − σ(zₜ)) over the keys between (query at n, the nearest ${SB_KEYS} keys)`, `注意力权重 A(r) = σ(zⱼ)·Π(1 − σ(zₜ))，乘积取两者之间的键（查询在 n，最近的 ${SB_KEYS} 个键）`), xlabel: xr, ylabel: L('weight A', '权重 A') },
       path: { series: [{ x: r.rp, y: r.path, label: rl(`PaTH qᵀH⋯H·k, β = ${p.beta}, seed ${p.seed}`, `PaTH 的 qᵀH⋯H·k，β = ${p.beta}，种子 ${p.seed}`), width: 1 },
         { x: r.rp, y: r.pathMean, label: rl(`PaTH, mean of ${SEQS} seeded sequences`, `PaTH，${SEQS} 个种子序列的平均`) },
         { x: r.rp, y: r.expected, label: L('expected over random w: (1 − β/d)^r', '对随机 w 的期望：(1 − β/d)^r'), dash: [4, 3] }],
