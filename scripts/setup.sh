@@ -21,7 +21,7 @@ die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 # --- 1. Debian packages -------------------------------------------------------
 PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
   libopenblas0-pthread mkdocs mkdocs-material python3-sphinx python3-myst-parser furo jupyter-nbconvert python3-ipykernel
-  pelican wordpress mariadb-server php-cli php-mysql zip)
+  pelican wordpress mariadb-server php-cli php-mysql zip bible-kjv-text)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
