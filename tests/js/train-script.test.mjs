@@ -89,6 +89,8 @@ test('each committed model: f16 safetensors ≤ 1 MB with the card’s parameter
       assert.ok(Number.isFinite(cfg[k]), `${scheme}: ${k}`);
     for (let l = 0; l < cfg.num_hidden_layers; l++) for (const p of ['q_proj', 'k_proj', 'v_proj', 'o_proj'])
       assert.deepEqual(header[`model.layers.${l}.self_attn.${p}.weight`].shape, [cfg.hidden_size, cfg.hidden_size]);
+    // ALiBi's slopes for 4 heads, from the paper's rule (a geometric sequence starting at 2^(-8/n), ratio the same)
+    if (scheme === 'alibi') assert.deepEqual(cfg.position_encoding.slopes, [2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8]);
     // the same training steps for every scheme
     assert.equal(c.steps, card(trained[0]).steps);
   }
