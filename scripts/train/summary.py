@@ -29,6 +29,8 @@ def main():
         rows.append(f"| [{s}]({s}/README.md) | {p:,} | {steps} | {mins:.1f} | {v[128][0]} | "
                     + " | ".join(f"{v[L][0]} / {v[L][1]}" for L in (256, 512, 1024)) + " |")
     missing = [s for s in ORDER if s not in have]
+    inr = {s: float(read_card(s)[3][128][0]) for s in have}
+    lo, hi = min(inr, key=inr.get), max(inr, key=inr.get)
     text = f"""# Train short, test long: the project's tiny models
 
 Eight character-level decoders trained by `scripts/train/train.py`, identical but for how they tell the model where a
@@ -46,6 +48,9 @@ table 128 × 96 = 12,288, T5's bucket table 32 × 4 = 128 (shared by the layers)
 3 × 4 × 2 = 24; sinusoidal, RoPE, ALiBi, NoPE and xPos add none. Train minutes are wall-clock on two CPU cores shared
 with other jobs (two models trained at a time, one thread each), so they vary with the load.
 {"" if not missing else chr(10) + "Not trained yet: " + ", ".join(missing) + " (`nice -n 19 /usr/bin/python3 scripts/train/train.py --scheme NAME`)." + chr(10)}
+In range the losses span {inr[lo]:.2f} ({lo}) to {inr[hi]:.2f} ({hi}) nats: after the same 600 steps the schemes are not
+equally far along, so read each model's rise past 128 against its own in-range loss rather than the levels across rows.
+
 What a page-sized model can show: whether the loss holds, rises or explodes past the trained length, per scheme, on
 real text. What it cannot: 600 steps at 128 characters is far from converged, one seed is one sample, and every scheme
 shares one learning rate rather than its own tuned one.
