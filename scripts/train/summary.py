@@ -51,6 +51,17 @@ with other jobs (two models trained at a time, one thread each), so they vary wi
 In range the losses span {inr[lo]:.2f} ({lo}) to {inr[hi]:.2f} ({hi}) nats: after the same 600 steps the schemes are not
 equally far along, so read each model's rise past 128 against its own in-range loss rather than the levels across rows.
 
+For a reader of these files (the core's forward pass): tensors are named as Hugging Face's Llama
+(`model.embed_tokens.weight`, tied to the output; `model.layers.N.{{input_layernorm,post_attention_layernorm}}.weight`;
+`model.layers.N.self_attn.{{q,k,v,o}}_proj.weight`; `model.layers.N.mlp.{{gate,up,down}}_proj.weight`; `model.norm.weight`),
+plus `model.embed_positions.weight` (learned, 128 × 96; positions past 127 use row 127),
+`model.relative_attention_bias.weight` (T5, buckets × heads, one table for every layer) and
+`model.layers.N.self_attn.kerple_r1` / `kerple_r2` (KERPLE, per head; bias −r1·ln(1 + r2·(i − j))). Attention logits are
+q·k/√head_dim plus the scheme's bias, causal. RoPE rotates pairs (i, i + d/2) (half-split); xPos pairs (2i, 2i + 1)
+(interleaved) and scales q by ζᵢ^(c/512), k by its inverse, c = p + (−L // 2) (floor division, as torchscale; it cancels in q·k); the
+sinusoidal model adds its table to the token embedding times √hidden_size. `config.json`'s `position_encoding` holds
+each scheme's constants (θ, slopes, buckets, scale base) and `tokenizer.vocab` the characters, id = index.
+
 What a page-sized model can show: whether the loss holds, rises or explodes past the trained length, per scheme, on
 real text. What it cannot: 600 steps at 128 characters is far from converged, one seed is one sample, and every scheme
 shares one learning rate rather than its own tuned one.
