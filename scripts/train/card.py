@@ -3,13 +3,14 @@ tests/js/train-script.test.mjs: keep the 'First N training losses' line and the 
 import json
 
 REFS = {
-    "learned": "GPT-2 (Radford et al. 2019), learned table `wpe` in openai/gpt-2 `src/model.py`",
+    "learned": "GPT-2 (Radford et al. 2019), learned table `wpe` in openai/gpt-2 `src/model.py` at c2dae27c "
+               "(initialised N(0, 0.02) here like every weight; GPT-2 used 0.01)",
     "sinusoidal": "Vaswani et al. 2017, *Attention Is All You Need*, §3.4–3.5 (arXiv:1706.03762)",
     "rope": "Su et al. 2021, *RoFormer* (arXiv:2104.09864); half-split layout of Hugging Face transformers' Llama",
     "alibi": "Press et al. 2022, *Train Short, Test Long* (arXiv:2108.12409); slopes as `get_slopes` in "
              "ofirpress/attention_with_linear_biases at 3b7c2eca",
     "t5": "Raffel et al. 2020, T5 (arXiv:1910.10683) §2.1; buckets as `_relative_position_bucket` in "
-          "Hugging Face transformers' modeling_t5.py",
+          "Hugging Face transformers' modeling_t5.py at 6b8b757d",
     "nope": "Kazemnejad et al. 2023, *The Impact of Positional Encoding on Length Generalization in "
             "Transformers* (arXiv:2305.19466)",
     "xpos": "Sun et al. 2023, *A Length-Extrapolatable Transformer* (arXiv:2212.10554); XPOS in "

@@ -6,7 +6,7 @@ Parameter names follow Hugging Face's Llama (model.layers.N.self_attn.q_proj.wei
 
 The schemes, each written out below, with the paper and the reference code they follow:
   learned     GPT-2's learned position table added to the token embedding (Radford et al. 2019;
-              openai/gpt-2 src/model.py `wpe`). Positions past the table reuse its last row.
+              openai/gpt-2 src/model.py `wpe` at c2dae27c). Positions past the table reuse its last row.
   sinusoidal  Vaswani et al. 2017, "Attention Is All You Need" §3.5: PE(p,2i)=sin(p/10000^(2i/d)),
               PE(p,2i+1)=cos(·), added to the token embedding scaled by sqrt(d) (§3.4).
   rope        Su et al. 2021, RoFormer (arXiv:2104.09864), in the half-split layout of Hugging Face
@@ -16,7 +16,7 @@ The schemes, each written out below, with the paper and the reference code they 
               at 3b7c2eca): for 4 heads 1/4, 1/16, 1/64, 1/256.
   t5          Raffel et al. 2020 (T5), §2.1: a learned scalar per head and log-spaced distance bucket,
               shared by all layers; buckets as `_relative_position_bucket` in transformers'
-              modeling_t5.py (bidirectional=False, 32 buckets, max_distance 128).
+              modeling_t5.py at 6b8b757d (bidirectional=False, 32 buckets, max_distance 128).
   nope        No position information at all (Kazemnejad et al. 2023, arXiv:2305.19466); the causal
               mask is the only source of order.
   xpos        Sun et al. 2023, "A Length-Extrapolatable Transformer" (arXiv:2212.10554): rotary in the
