@@ -8,7 +8,8 @@
 #     blog-engine tests, tests/engines; the npm engines are installed by those tests into ~/.cache/posenc-engines),
 #     mkdocs + mkdocs-material, python3-sphinx + python3-myst-parser + furo, jupyter-nbconvert + python3-ipykernel (the
 #     docs-engine and notebook tests in tests/engines), pelican (tests/engines/pelican.test.mjs), wordpress + mariadb-server +
-#     php-cli + php-mysql + zip (the WordPress plugin test, tests/engines/wordpress.test.mjs: it starts MariaDB itself)
+#     php-cli + php-mysql + zip (the WordPress plugin test, tests/engines/wordpress.test.mjs: it starts MariaDB itself),
+#     bible-kjv + bible-kjv-text (the King James Bible, public domain, and its reader: the text of scripts/train/train.py)
 #   - xsimd >= 13 headers (Debian trixie's libxsimd-dev, unpacked under build/_deps; bookworm's 8.1 has no wasm)
 #   - npm packages (npm ci, from package-lock.json)
 set -euo pipefail
@@ -21,7 +22,7 @@ die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 # --- 1. Debian packages -------------------------------------------------------
 PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
   libopenblas0-pthread mkdocs mkdocs-material python3-sphinx python3-myst-parser furo jupyter-nbconvert python3-ipykernel
-  pelican wordpress mariadb-server php-cli php-mysql zip)
+  pelican wordpress mariadb-server php-cli php-mysql zip bible-kjv bible-kjv-text)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -374,20 +374,21 @@ test('keys as the file names them (Pythia: rotary_pct, rotary_emb_base; no "read
   await p.context().close();
 });
 
-test('config-wavelengths at 390 px: each threshold label stands nearer its own line than any other (or goes to the legend)', async () => {
-  const p = await ctx.open('/#config-reader', { width: 390, height: 900 });
+for (const width of [390, 1280]) test(`config-wavelengths at ${width} px: each threshold label stands within 9 px of its own line and nearer it than any other (or goes to the legend)`, async () => {
+  const p = await ctx.open('/#config-reader', { width, height: 900 });
   assert.equal(await ready('config-wavelengths', p), 'ok');
   const r = await p.$eval('#config-wavelengths', (el) => {
     const b = /** @type {any} */ ([...el.shadowRoot.querySelectorAll('[data-panel]')].find((x) => x.tagName === 'PE-LINES'));
-    return { lines: b.markLines(), boxes: b.textBoxes().filter((t) => t.kind === 'label'), legend: b.shadowRoot.querySelector('.legend')?.textContent ?? '' };
+    return { lines: b.markLines().filter((/** @type {any} */ m) => m.y !== undefined), boxes: b.textBoxes().filter((t) => t.kind === 'label'), legend: b.shadowRoot.querySelector('.legend')?.textContent ?? '' };
   });
   assert.ok(r.lines.length >= 2, JSON.stringify(r.lines));   // Llama 3.1: L₀/high_freq_factor, L₀/low_freq_factor, max
   for (const m of r.lines) {
     const bx = r.boxes.find((t) => t.text === m.label || m.label.startsWith(t.text));
     if (!bx) { assert.ok(r.legend.includes(m.label), `${m.label}: neither drawn nor in the legend`); continue; }
-    const mid = bx.y + bx.h / 2;
+    const mid = bx.y + bx.h / 2, gap = Math.max(0, bx.y - m.y, m.y - (bx.y + bx.h));
+    assert.ok(gap <= 9, `"${m.label}" is ${gap.toFixed(1)} px from its line`);   // by its line, not across the plot
     for (const o of r.lines) if (o !== m) assert.ok(Math.abs(mid - m.y) < Math.abs(mid - o.y), `"${m.label}" (at ${mid.toFixed(1)}) nearer the line of "${o.label}" (${o.y.toFixed(1)}) than its own (${m.y.toFixed(1)})`);
   }
-  await p.locator('#config-wavelengths').screenshot({ path: shotPath('config/wavelengths-390') });
+  await p.locator('#config-wavelengths').screenshot({ path: shotPath(`config/wavelengths-${width}`) });
   await p.context().close();
 });

@@ -5,9 +5,10 @@
 // text stays inside its canvas and every drawn point inside the plot frame. Rotated column labels are checked by
 // their spacing (cell · sin 60° ≥ a line of text) instead of their axis-aligned boxes. A heatmap alone in its figure
 // takes at least 40 % of the column at desktop width. Also: a finished sweep hides its
-// Cancel button, and no button label wraps. The states the "try this" buttons set are checked too (en at 1280 px,
-// zh at 390 px).
+// Cancel button, no button label wraps, and every reference line's label stands within 9 px of its own line (or is in
+// the legend). The states the "try this" buttons set are checked too (en at 1280 px, zh at 390 px).
 import { test, before, after } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { figureNames, describeFigure } from 'posenc/figures';
@@ -15,12 +16,14 @@ import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
 import { figurePage } from './figure-page.mjs';
 
 const NAMES = figureNames;   // every figure, the config reader's included
+const LLAMA31 = readFileSync(new URL('../fixtures/configs/Llama-3.1-8B.json', import.meta.url), 'utf8');
 let browser;
 before(async () => { browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }); });
 after(async () => { await browser?.close(); });
 
 /** In the page: every collision of one figure, as strings (empty: clean). */
 function collisions(name) {
+  const NEAR = 9;   // px: a mark's label box to its line (pe-lines places it within 8)
   const el = document.querySelector(`posenc-figure[figure="${name}"]`), out = [];
   const hit = (a, b) => a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
   const texts = [];
@@ -47,6 +50,15 @@ function collisions(name) {
       for (const run of b.curvePaths()) for (let i = 0; i < run.length; i++) {
         const [x, y] = run[i];
         if (x < f.x - 0.5 || x > f.x + f.w + 0.5 || y < f.y - 0.5 || y > f.y + f.h + 0.5) { out.push(`${id}: a curve point (${x.toFixed(0)}, ${y.toFixed(0)}) outside the frame`); break; }
+      }
+      // every mark's label by its own line (walk 11-28: config-wavelengths' 2048, rope-phasor, ntk-base at 390 px): its box
+      // at most NEAR px from the line's own canvas coordinate (or across it), else listed in the legend under the plot
+      const legend = sr.querySelector('.legend')?.textContent ?? '';
+      for (const m of b.markLines()) {
+        const t = b.textBoxes().find((q) => q.kind === 'label' && q.text === m.label);
+        if (!t) { if (!legend.includes(m.label)) out.push(`${id}: the label "${m.label}" is neither drawn nor in the legend`); continue; }
+        const gap = m.y !== undefined ? Math.max(0, t.y - m.y, m.y - (t.y + t.h)) : Math.max(0, t.x - m.x, m.x - (t.x + t.w));
+        if (gap > NEAR) out.push(`${id}: the label "${m.label}" is ${gap.toFixed(1)} px from its line`);
       }
       for (const t of b.textBoxes()) {
         if (b.curvePaths().some((run) => hitsPath(run, t))) out.push(`${id}: "${t.text}" crosses a curve`);
@@ -89,7 +101,8 @@ for (const lang of ['en', 'zh']) for (const width of [1280, 390]) {
     const found = [];
     // the default state of every figure, and (at two of the four settings) the state each "try this" sets
     const withTries = (lang === 'en') === (width === 1280);
-    for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : [])].entries()) {
+    // the config reader's figures also with Llama 3.1's file, as the walk pasted it (its 2048 and 8192 threshold lines)
+    for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : []), ...(name.startsWith('config-') ? [{ config: LLAMA31 }] : [])].entries()) {
       await P.draw(name, params);
       const c = await P.page.evaluate(collisions, name);
       if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await P.page.locator(`posenc-figure[figure="${name}"]`).screenshot({ path: shotPath(`layout/${name}-${k}-${lang}-${width}`) }); }

@@ -15,9 +15,11 @@
  * @param {Ctx} g @param {{ left: number, right: number, top: number, bottom: number }} f the plot frame
  * @param {{ bg: string, text: (c: string) => string }} th
  * @param {{ paths: Array<Array<[number, number]>>, solids: Rect[], boxes: TextBox[], overflow: LegendItem[] }} drawn
- * The optional `keep(x, y, h)` of a label says where it may stand at all (a horizontal mark's label: nearer its own
- * line than any other mark line, so it is never read as another line's label: walk 11-28, config-wavelengths at 390 px).
- * @returns {(text: string, cands: Cands, colour: string, keep?: (x: number, y: number, h: number) => boolean) => void}
+ * The optional `keep(x, y, h, w)` of a label says where it may stand at all (a mark's label: within a few px of its
+ * own line, and a horizontal mark's nearer its own line than any other mark line, so it is never read as another
+ * line's label: walks 11-28, config-wavelengths, rope-phasor and ntk-base at 390 px); where no such spot is clear, the
+ * label goes to the legend instead of drifting across the plot.
+ * @returns {(text: string, cands: Cands, colour: string, keep?: (x: number, y: number, h: number, w: number) => boolean) => void}
  */
 export function labelPlacer(g, f, th, { paths, solids, boxes, overflow }) {
   const box = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ bw, /** @type {number} */ bh, /** @type {string} */ text, /** @type {string} */ kind) => boxes.push({ x, y, w: bw, h: bh, text, kind });
@@ -29,12 +31,12 @@ export function labelPlacer(g, f, th, { paths, solids, boxes, overflow }) {
   };
   // Near its line first; else the clear spot of the frame nearest to that; else the same in two lines (broken at
   // the space nearest the middle); else (nothing clear) by its line.
-  const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands, /** @type {(x: number, y: number, h: number) => boolean} */ keep) => {
+  const spot = (/** @type {string[]} */ lines, /** @type {Cands} */ cands, /** @type {(x: number, y: number, h: number, w: number) => boolean} */ keep) => {
     const tw = Math.max(...lines.map((l) => g.measureText(l).width)), h = 14 * lines.length - 1, pref = cands(tw), [x0, y0] = pref[0];
     /** @type {[number, number] | undefined} */
-    let c = pref.find(([x, y]) => keep(x, y, h) && clear(x, y, tw, h)), best = Infinity;
+    let c = pref.find(([x, y]) => keep(x, y, h, tw) && clear(x, y, tw, h)), best = Infinity;
     if (!c) for (let y = f.top + 2; y + h + 1 < f.bottom; y += 5) for (let x = f.left + 3; x + tw + 3 < f.right; x += 8) {
-      const dd = Math.hypot(x - x0, y - y0); if (dd < best && keep(x, y, h) && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
+      const dd = Math.hypot(x - x0, y - y0); if (dd < best && keep(x, y, h, tw) && clear(x, y, tw, h)) { best = dd; c = [x, y]; }
     }
     return { c, tw, h, pref };
   };

@@ -139,6 +139,10 @@ export class PeLines extends Base {
     const room = this.marks.some((m) => m.x !== undefined && m.label);
     if (logy) { if (!this.hasAttribute('ymax')) y1 *= room ? (y1 / y0) ** 0.12 * 1.25 : 1.25; if (!this.hasAttribute('ymin')) y0 /= 1.25; }
     else { const pad = 0.04 * (y1 - y0); if (!this.hasAttribute('ymax')) y1 += room ? 3.5 * pad : pad; if (!this.hasAttribute('ymin') && y0 !== 0) y0 -= pad; }
+    // a labelled horizontal mark at the top of the plot gets room above it for its label (a line of text and a gap)
+    const top = Math.max(...this.marks.filter((m) => m.x === undefined && m.label && Number.isFinite(m.y) && !(logy && (m.y ?? 0) <= 0)).map((m) => /** @type {number} */ (m.y)));
+    const kTop = 22 / Math.max(60, h - 42), tTop = logy ? Math.log10 : (/** @type {number} */ v) => v, T = (tTop(top) - kTop * tTop(y0)) / (1 - kTop);
+    if (Number.isFinite(top) && !this.hasAttribute('ymax') && T > tTop(y1)) y1 = logy ? 10 ** T : T;
     const yt = axisTicks(y0, y1, { log: logy, count: Math.max(3, Math.round(h / 50)) });
     // The left margin fits the widest y tick label (measured in the drawing font).
     let left = 58;
@@ -248,17 +252,21 @@ export class PeLines extends Base {
     const place = labelPlacer(g, f, th, { paths, solids, boxes, overflow });
     const ys = (/** @type {number} */ step) => Array.from({ length: Math.max(1, Math.floor((f.bottom - f.top - 14) / step)) }, (_, i) => f.top + 2 + i * step);
     g.font = `12px ${FONT}`;
+    // A mark's label stands by its own line: its box at most NEAR px from the line (or across it), inside the frame,
+    // clear of everything drawn; where there is no such spot it goes to the legend, never across the plot.
+    const NEAR = 8, gap = (/** @type {number} */ a, /** @type {number} */ len, /** @type {number} */ at) => (a > at ? a - at : a + len < at ? at - a - len : 0);
     for (const m of this.marks) {
       if (!m.label) continue;
       if (m.x !== undefined) {
-        const x = px(m.x);
-        place(m.label, (tw) => ys(7).flatMap((y) => /** @type {Array<[number, number]>} */ ([[x + 4, y], [x - 4 - tw, y]])), th.colour(m.color, th.muted));
+        const x = px(m.x), keep = (/** @type {number} */ lx, /** @type {number} */ _y, /** @type {number} */ _h, /** @type {number} */ w) => gap(lx, w, x) <= NEAR;
+        place(m.label, (tw) => ys(7).flatMap((y) => /** @type {Array<[number, number]>} */ ([[x + 4, y], [x - 4 - tw, y]])), th.colour(m.color, th.muted), keep);
       } else {
         const y = py(m.y ?? NaN), xsC = (/** @type {number} */ tw) => Array.from({ length: Math.max(1, Math.floor((f.right - f.left - tw - 8) / 24)) }, (_, i) => f.left + 4 + i * 24);
-        // the label's middle nearer its own line than any other horizontal mark's: it cannot be read as theirs
+        // near its own line, and its middle nearer that line than any other horizontal mark's (never read as theirs);
+        // tried just below or above the line, then a little further off, then across it (on its halo)
         const others = this.marks.filter((o) => o !== m && o.x === undefined && Number.isFinite(o.y)).map((o) => py(o.y ?? NaN));
-        const keep = (/** @type {number} */ _x, /** @type {number} */ ly, /** @type {number} */ h) => others.every((oy) => Math.abs(ly + h / 2 - y) < Math.abs(ly + h / 2 - oy));
-        place(m.label, (tw) => [...xsC(tw).flatMap((x) => /** @type {Array<[number, number]>} */ ([[x, y + 3], [x, y - 15]]))], th.colour(m.color, th.muted), keep);
+        const keep = (/** @type {number} */ _x, /** @type {number} */ ly, /** @type {number} */ h) => gap(ly, h, y) <= NEAR && others.every((oy) => Math.abs(ly + h / 2 - y) < Math.abs(ly + h / 2 - oy));
+        place(m.label, (tw) => [[3, -15], [7, -20], [-6.5]].flatMap((dys) => xsC(tw).flatMap((x) => dys.map((dy) => /** @type {[number, number]} */ ([x, y + dy])))), th.colour(m.color, th.muted), keep);
       }
     }
     for (const r of this.regions) {
@@ -267,15 +275,15 @@ export class PeLines extends Base {
       place(r.label, (tw) => [...ys(7).reverse().map((y) => /** @type {[number, number]} */ ([cx - tw / 2, y])), ...ys(7).reverse().flatMap((y) => /** @type {Array<[number, number]>} */ ([[px(r.x0) + 3, y], [px(Math.min(r.x1, sc.x1)) - tw - 3, y]]))], th.fg);
     }
     this._boxes = boxes; this._paths = paths; this._solids = solids; this._overflow = overflow; this._frame = { x: f.left, y: f.top, w: f.right - f.left, h: f.bottom - f.top };
-    this._markYs = this.marks.filter((m) => m.x === undefined && m.label && Number.isFinite(m.y)).map((m) => ({ label: m.label, y: py(m.y ?? NaN) }));
+    this._markLines = this.marks.filter((m) => m.label && Number.isFinite(m.x ?? m.y)).map((m) => (m.x !== undefined ? { label: m.label ?? '', x: px(m.x) } : { label: m.label ?? '', y: py(m.y ?? NaN) }));
     return sc;
   }
 
   /** Every text drawn on the canvas: {x, y, w, h, text, kind: xtick | ytick | xlabel | ylabel | label (marks, regions)}, canvas CSS px. */
   /** @returns {TextBox[]} */
   textBoxes() { return this._boxes ?? []; }
-  /** The horizontal marks drawn: label and canvas y (CSS px), for tests that a label stands by its own line. */
-  markLines() { return this._markYs ?? []; }
+  /** The labelled marks drawn: label and canvas y (horizontal) or x (vertical), CSS px, for tests that a label stands by its own line. */
+  markLines() { return this._markLines ?? []; }
   /** The bars drawn, as boxes {x, y, w, h} in canvas CSS px. */
   /** @returns {Rect[]} */
   solidBoxes() { return this._solids ?? []; }
