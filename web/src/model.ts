@@ -49,6 +49,11 @@ export interface LoadModelOptions {
   trained_context?: number;
   /** Bytes loaded so far, while fetching. */
   onProgress?: (loaded: number, total: number) => void;
+  /**
+   * Where `hf:owner/name/file` sources are fetched: default https://huggingface.co (/owner/name/resolve/main/file,
+   * redirects followed); a mirror with the same paths, e.g. https://hf-mirror.com, where the Hub is unreachable.
+   */
+  hub?: string;
 }
 
 interface RawModel { handle: number; hparams: LmHparams; n_params: number; tied: boolean; vocab?: GgufVocab }
@@ -204,12 +209,15 @@ export class ModelApi extends Core {
    */
   async loadModel(source: ModelSource, options: LoadModelOptions = {}): Promise<LanguageModel> {
     if (options === null || typeof options !== 'object') throw new PosencError(`options: must be an object (got ${show(options)})`);
-    for (const k of Object.keys(options)) if (k !== 'trained_context' && k !== 'onProgress') throw new PosencError(`options.${k}: unknown option (trained_context, onProgress)`);
+    for (const k of Object.keys(options)) if (!['trained_context', 'onProgress', 'hub'].includes(k)) throw new PosencError(`options.${k}: unknown option (trained_context, onProgress, hub)`);
+    const hub = options.hub;
+    if (hub !== undefined && (typeof hub !== 'string' || !/^https?:\/\/[^/\s]+/.test(hub))) throw new PosencError(`hub: must be an http(s) URL such as https://hf-mirror.com (got ${show(hub)})`);
+    const io = { hub, onProgress: options.onProgress };
     const tc = options.trained_context;
     if (tc !== undefined && (!Number.isInteger(tc) || tc < 1 || tc > 2 ** 24)) throw new PosencError(`trained_context: must be an integer in [1, 2^24] (got ${show(tc)})`);
     const split = source !== null && typeof source === 'object' && 'safetensors' in (source as object);
     if (!split) {
-      const bytes = await readModelFile('source', source, undefined, options.onProgress);
+      const bytes = await readModelFile('source', source, undefined, io);
       if (bytes.length >= 8 && bytes[0] === 0x47 && bytes[1] === 0x47 && bytes[2] === 0x55 && bytes[3] === 0x46) {
         const r = check(withBytes(this.raw, bytes, (a) => this.raw.lmFromGguf(a, bytes.length))) as RawModel;
         const tok = r.vocab ? spmTokenizer(r.vocab) : null;
@@ -219,16 +227,16 @@ export class ModelApi extends Core {
         '{ config, safetensors, tokenizer }');
     }
     const s = source as Exclude<ModelSource, string | ArrayBuffer | Uint8Array>  & { config: unknown; safetensors: unknown; tokenizer?: unknown; tokenizer_config?: unknown };
-    const config = await readJson('config', s.config, 'config.json');
+    const config = await readJson('config', s.config, 'config.json', io);
     const text = (config.text_config && typeof config.text_config === 'object') ? config.text_config as Record<string, unknown> : config;
-    const st = await readModelFile('safetensors', s.safetensors, 'model.safetensors', options.onProgress);
+    const st = await readModelFile('safetensors', s.safetensors, 'model.safetensors', io);
     const hp = hparamsFromConfig(text, 0);
     const r = check(withBytes(this.raw, st, (a) => this.raw.lmFromSafetensors(a, st.length, hp))) as RawModel;
     let tok: LmTokenizer | null = null;
     try {
       if (s.tokenizer !== undefined && s.tokenizer !== null) {
-        const tj = await readJson('tokenizer', s.tokenizer, 'tokenizer.json');
-        const tcfg = s.tokenizer_config === undefined || s.tokenizer_config === null ? {} : await readJson('tokenizer_config', s.tokenizer_config, 'tokenizer_config.json');
+        const tj = await readJson('tokenizer', s.tokenizer, 'tokenizer.json', io);
+        const tcfg = s.tokenizer_config === undefined || s.tokenizer_config === null ? {} : await readJson('tokenizer_config', s.tokenizer_config, 'tokenizer_config.json', io);
         const id = (k: string) => (typeof text[k] === 'number' ? text[k] as number : null);
         tok = await hfTokenizer(tj, tcfg, id('bos_token_id'), id('eos_token_id'));
       }

@@ -27,13 +27,20 @@ export function setModelPathReader(f: (path: string) => Promise<Uint8Array>): vo
   pathReader = f;
 }
 
-function hubUrl(spec: string, file?: string): string {
+/** Where `hf:` specs are fetched from: the Hub, or a mirror that serves the same /owner/name/resolve/main/file paths. */
+export interface FetchOptions {
+  /** Default https://huggingface.co; e.g. https://hf-mirror.com where the Hub is unreachable. */
+  hub?: string;
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+function hubUrl(spec: string, file?: string, hub = HF_HUB): string {
   const parts = spec.slice(3).split('/').filter(Boolean);
   if (parts.length < 2) throw new PosencError(`source: '${spec}' must be hf:owner/name or hf:owner/name/file`);
   const [owner, name, ...rest] = parts;
   const f = rest.length ? rest.join('/') : file;
   if (!f) throw new PosencError(`source: '${spec}' names no file`);
-  return `${HF_HUB}/${owner}/${name}/resolve/main/${f}`;
+  return `${hub.replace(/\/+$/, '')}/${owner}/${name}/resolve/main/${f}`;
 }
 
 async function fetchBytes(name: string, url: string, onProgress?: (loaded: number, total: number) => void): Promise<Uint8Array> {
@@ -66,12 +73,12 @@ async function fetchBytes(name: string, url: string, onProgress?: (loaded: numbe
 }
 
 /** The bytes of one file. `hubFile`: the file name an `hf:owner/name` spec stands for here. */
-export async function readModelFile(name: string, f: unknown, hubFile?: string,
-  onProgress?: (loaded: number, total: number) => void): Promise<Uint8Array> {
+export async function readModelFile(name: string, f: unknown, hubFile?: string, opts: FetchOptions = {}): Promise<Uint8Array> {
+  const onProgress = opts.onProgress;
   if (f instanceof Uint8Array) return f;
   if (f instanceof ArrayBuffer) return new Uint8Array(f);
   if (typeof f === 'string') {
-    if (f.startsWith('hf:')) return fetchBytes(name, hubUrl(f, hubFile), onProgress);
+    if (f.startsWith('hf:')) return fetchBytes(name, hubUrl(f, hubFile, opts.hub), onProgress);
     if (/^(https?|blob|data):/.test(f)) return fetchBytes(name, f, onProgress);
     if (pathReader) {
       try {
@@ -83,7 +90,7 @@ export async function readModelFile(name: string, f: unknown, hubFile?: string,
     return fetchBytes(name, f, onProgress);  // a relative URL on a page
   }
   if (f && typeof f === 'object' && 'href' in f && typeof (f as { href: unknown }).href === 'string') {
-    return readModelFile(name, (f as { href: string }).href, hubFile, onProgress);
+    return readModelFile(name, (f as { href: string }).href, hubFile, opts);
   }
   if (f && typeof f === 'object' && typeof (f as ModelBlob).arrayBuffer === 'function') {
     const b = f as ModelBlob;
@@ -94,12 +101,12 @@ export async function readModelFile(name: string, f: unknown, hubFile?: string,
 }
 
 /** A JSON document given as an object, as text, or as a file. */
-export async function readJson(name: string, v: unknown, hubFile?: string): Promise<Record<string, unknown>> {
+export async function readJson(name: string, v: unknown, hubFile?: string, opts: FetchOptions = {}): Promise<Record<string, unknown>> {
   let text: string;
   if (typeof v === 'string' && v.trimStart().startsWith('{')) text = v;
   else if (v && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof ArrayBuffer) && !('href' in v) &&
     typeof (v as ModelBlob).arrayBuffer !== 'function') return v as Record<string, unknown>;
-  else text = new TextDecoder().decode(await readModelFile(name, v, hubFile));
+  else text = new TextDecoder().decode(await readModelFile(name, v, hubFile, { hub: opts.hub }));
   try {
     const o = JSON.parse(text);
     if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new Error('not an object');
