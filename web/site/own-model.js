@@ -16,14 +16,14 @@ export const GFLOPS = 10;           // one wasm SIMD thread on a 34M-parameter L
 let info = null, last = null, job = null;
 
 const T = {
-  none: { en: 'Pick a .gguf, or config.json + model.safetensors + tokenizer.json together.', zh: '选择一个 .gguf，或同时选择 config.json + model.safetensors + tokenizer.json。' },
+  none: { en: 'Pick a GGUF file, or config.json + model.safetensors + tokenizer.json together.', zh: '选择一个 GGUF 文件，或同时选择 config.json + model.safetensors + tokenizer.json。' },
   noText: { en: 'This build has no stories to read (it was made without ../shared).', zh: '这个构建没有可读的故事文本（构建时没有 ../shared）。' },
   loading: (/** @type {number} */ mb) => ({ en: `Loading ${mb.toFixed(0)} MB…`, zh: `正在载入 ${mb.toFixed(0)} MB……` }),
   big: (/** @type {number} */ mb) => ({ en: ` ${mb.toFixed(0)} MB: the page holds the weights as float32 (up to 4× a quantised file's size) and a long run takes minutes.`,
     zh: ` ${mb.toFixed(0)} MB：页面以 float32 保存权重（最多是量化文件大小的 4 倍），长的计算需要几分钟。` }),
   model: (/** @type {any} */ m) => ({
-    en: `${(m.n_params / 1e6).toFixed(m.n_params < 1e7 ? 2 : 0)}M parameters, ${m.layers} layers, ${m.heads} heads (${m.kv_heads} KV), head_dim ${m.head_dim}, rotary_dim ${m.rotary_dim}, θ ${m.theta}, trained context ${m.trained} (${m.format}).`,
-    zh: `${(m.n_params / 1e6).toFixed(m.n_params < 1e7 ? 2 : 0)}M 参数，${m.layers} 层，${m.heads} 个头（${m.kv_heads} 个 KV 头），head_dim ${m.head_dim}，rotary_dim ${m.rotary_dim}，θ ${m.theta}，训练长度 ${m.trained}（${m.format}）。` }),
+    en: `${(m.n_params / 1e6).toFixed(m.n_params < 1e7 ? 2 : 0)}M parameters, ${m.layers} layers, ${m.heads} heads (${m.kv_heads} KV), head_dim ${m.head_dim}, rotary_dim ${m.rotary_dim}, θ ${m.theta}, trained context ${m.trained} (${m.format === 'gguf' ? 'GGUF' : 'safetensors'}).`,
+    zh: `${(m.n_params / 1e6).toFixed(m.n_params < 1e7 ? 2 : 0)}M 参数，${m.layers} 层，${m.heads} 个头（${m.kv_heads} 个 KV 头），head_dim ${m.head_dim}，rotary_dim ${m.rotary_dim}，θ ${m.theta}，训练长度 ${m.trained}（${m.format === 'gguf' ? 'GGUF' : 'safetensors'}）。` }),
   estimate: (/** @type {number} */ s) => ({ en: ` One pass takes about ${s < 10 ? s.toFixed(1) : s.toFixed(0)} s per method.`, zh: ` 每种方法算一遍约需 ${s < 10 ? s.toFixed(1) : s.toFixed(0)} 秒。` }),
   running: { en: 'Computing…', zh: '正在计算……' },
   cancelled: { en: 'Cancelled.', zh: '已取消。' },
