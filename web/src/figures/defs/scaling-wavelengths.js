@@ -46,10 +46,11 @@ export default {
     return {
       wave: {
         series: [{ y: r.wave, kind: 'points', label: L('λᵢ = 2π/θᵢ, as trained', '训练时的波长 λᵢ = 2π/θᵢ'), color: C.unscaled }],
-        marks: [{ y: L0, label: L(`L = ${L0} (training length; = L/beta_slow = L/low_freq_factor)`, `L = ${L0}（训练长度；= L/beta_slow = L/low_freq_factor）`) },
+        marks: [{ y: L0, label: L(`L = ${L0} (training length)`, `L = ${L0}（训练长度）`) },
           { y: b.high_freq_wavelen, label: L(`L/high_freq_factor = ${b.high_freq_wavelen}`, `L/high_freq_factor = ${b.high_freq_wavelen}`), color: C.llama3 },
           { y: L0 / YARN.beta_fast, label: L(`L/beta_fast = ${L0 / YARN.beta_fast}`, `L/beta_fast = ${L0 / YARN.beta_fast}`), color: C.yarn }],
-        caption: L('Wavelength per pair, and the lengths where the schemes switch (tokens)', '每个通道对的波长，以及各方案切换处的长度（词元数）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('tokens', '词元数'),
+        caption: L('Wavelength per pair, and the lengths where the schemes switch (tokens; L/beta_slow and L/low_freq_factor are L itself: both are 1)',
+          '每个通道对的波长，以及各方案切换处的长度（词元数；beta_slow 与 low_freq_factor 都是 1，所以 L/beta_slow、L/low_freq_factor 就是 L）'), xlabel: L('pair i (fast → slow)', '通道对 i（快 → 慢）'), ylabel: L('tokens', '词元数'),
       },
       stretch: {
         series: keys.map((k) => ({ y: r.stretch[k], label: names[k], color: C[k], ...(k === 'llama3' && { dash: SCHEME_DASH.llama3 }) })),
