@@ -33,11 +33,16 @@ export function codify(root) {
  * @param {HTMLElement} root @param {Promise<unknown>} [after]
  */
 export function watchIdentifiers(root, after = Promise.resolve()) {
-  after.catch(() => {}).then(() => { codify(root); root.dataset.identifiers = 'code'; });
-  new MutationObserver((records) => {
-    for (const m of records) {
-      if (m.type === 'characterData') codify(m.target);
-      else for (const n of m.addedNodes) codify(n);
-    }
-  }).observe(root, { childList: true, characterData: true, subtree: true });
+  // the observer starts with the full walk, not before: the page's own set-up (sections, formulas, figures) adds
+  // thousands of nodes while the first figures load, and the walk covers all of them once
+  after.catch(() => {}).then(() => {
+    codify(root);
+    root.dataset.identifiers = 'code';
+    new MutationObserver((records) => {
+      for (const m of records) {
+        if (m.type === 'characterData') codify(m.target);
+        else for (const n of m.addedNodes) codify(n);
+      }
+    }).observe(root, { childList: true, characterData: true, subtree: true });
+  });
 }
