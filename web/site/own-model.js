@@ -11,7 +11,7 @@ import './own-model.css';
 
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 const WARN_BYTES = 200 * 2 ** 20;   // above this, say what loading costs before it starts
-export const GFLOPS = 10;           // one wasm SIMD thread on a 34M-parameter Llama, 1024 tokens: 12–19 GFLOP/s measured (2 loaded cores)
+const GFLOPS = 10;                  // one wasm SIMD thread on a 34M-parameter Llama, 1024 tokens: 12–19 GFLOP/s measured (2 loaded cores)
 /** @type {any} */
 let info = null, last = null, job = null;
 
@@ -32,7 +32,7 @@ const T = {
 };
 
 /** Seconds for one pass of n tokens: 2 FLOP per parameter per token, plus attention's 4·layers·heads·head_dim per key. */
-export function estimateSeconds(m, n) {
+function estimateSeconds(/** @type {any} */ m, /** @type {number} */ n) {
   return (2 * m.n_params * n + 2 * m.layers * m.heads * m.head_dim * n * n) / (GFLOPS * 1e9);
 }
 
