@@ -60,6 +60,7 @@ struct Found {
   std::vector<long long> shape;
   Kind kind;
   const std::uint8_t* data;
+  std::uint64_t ggml_type = 0;  // GGUF only: the tensor's type id, named when it is not one posenc reads
 };
 using Lookup = std::function<const Found*(const std::string&)>;
 
@@ -177,7 +178,7 @@ LmModel lm_from_gguf(const std::uint8_t* bytes, std::size_t n) {
       case 30: kind = Kind::bf16; break;
       default: kind = Kind::f32; break;
     }
-    Found f{{}, kind, nullptr};
+    Found f{{}, kind, nullptr, std::uint64_t(t.type)};
     std::uint64_t count = 1;
     for (auto it = t.dims.rbegin(); it != t.dims.rend(); ++it) {
       f.shape.push_back(static_cast<long long>(std::min<std::uint64_t>(*it, 1ULL << 40)));
@@ -196,13 +197,12 @@ LmModel lm_from_gguf(const std::uint8_t* bytes, std::size_t n) {
     }
     f.data = known ? bytes + start : nullptr;
     found.emplace_back(t.name, f);
-    if (!known) found.back().second.shape = {-int(t.type) - 1};  // marks an unsupported type
   }
   const Lookup find = [&](const std::string& name) -> const Found* {
     for (const auto& [k, f] : found)
       if (k == name) {
         if (!f.data) {
-          fail("model", "tensor '" + name + "' has ggml type " + std::to_string(-f.shape[0] - 1) +
+          fail("model", "tensor '" + name + "' has ggml type " + std::to_string(f.ggml_type) +
                             "; posenc reads F32 (0), F16 (1), Q8_0 (8) and BF16 (30)");
         }
         return &f;

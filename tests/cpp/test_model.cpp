@@ -259,4 +259,13 @@ TEST_CASE("model: GGUF F32, F16 and Q8_0 tensors decode as ggml defines them; re
   auto at = std::search(wrong.begin(), wrong.end(), key.begin(), key.end()) - wrong.begin() + key.size() + 4;
   wrong[at] = 33;  // n_ff 33: the ffn tensors' shapes no longer match
   REQUIRE_THROWS_WITH(lm_from_gguf(wrong.data(), wrong.size()), Catch::Contains("tensor 'blk.0.ffn_gate.weight' has shape [32, 32], the hyperparameters need [33, 32]"));
+  // a type id that posenc does not read, even one past INT_MAX (the fuzzer's finding: it was negated as an int), is named
+  for (std::uint32_t type : {2u, 0x80000000u}) {
+    auto odd = w.b;
+    const std::string up = "blk.0.ffn_up.weight";
+    const auto t = std::search(odd.begin(), odd.end(), up.begin(), up.end()) - odd.begin() + up.size() + 4 + 16;
+    std::memcpy(&odd[std::size_t(t)], &type, 4);
+    REQUIRE_THROWS_WITH(lm_from_gguf(odd.data(), odd.size()),
+                        Catch::Contains("tensor 'blk.0.ffn_up.weight' has ggml type " + std::to_string(type)));
+  }
 }
