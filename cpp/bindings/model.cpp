@@ -47,6 +47,12 @@ val describe(int handle, const LmModel& m) {
   h.set("rope_theta", hp.rope_theta);
   h.set("n_ctx_train", hp.n_ctx_train);
   h.set("interleaved", hp.interleaved);
+  h.set("position", std::string(lm_position_name(hp.position)));
+  if (hp.position == LmPosition::learned) h.set("n_positions", hp.n_positions);
+  if (hp.position == LmPosition::t5) h.set("t5_num_buckets", hp.t5_num_buckets), h.set("t5_max_distance", hp.t5_max_distance);
+  if (hp.position == LmPosition::xpos) h.set("xpos_scale_base", hp.xpos_scale_base);
+  if (hp.position == LmPosition::sinusoidal) h.set("sinusoid_base", hp.sinusoid_base);
+  if (hp.position == LmPosition::kerple) h.set("kerple_eps", hp.kerple_eps);
   o.set("hparams", h);
   o.set("n_params", double(m.n_params));
   o.set("tied", m.tied);
@@ -88,11 +94,20 @@ val lm_from_safetensors_js(std::uintptr_t bytes, double n, val hp_js) {
     hp.head_dim = integer(hp_js, "head_dim", hp.n_head ? hp.n_embd / hp.n_head : 0);
     hp.n_ff = integer(hp_js, "n_ff", 0);
     hp.n_vocab = integer(hp_js, "n_vocab", 0);
-    hp.rotary_dim = integer(hp_js, "rotary_dim", hp.head_dim);
+    const val pos = hp_js["position"];
+    hp.position = pos.isString() ? lm_position_from_name(pos.as<std::string>()) : LmPosition::rope;
+    const bool rotary = hp.position == LmPosition::rope || hp.position == LmPosition::xpos;
+    hp.rotary_dim = integer(hp_js, "rotary_dim", rotary ? hp.head_dim : 0);
     hp.rms_eps = num(hp_js, "rms_eps", 1e-6);
     hp.rope_theta = num(hp_js, "rope_theta", 10000);
     hp.n_ctx_train = integer(hp_js, "n_ctx_train", 0);
-    hp.interleaved = false;  // Hugging Face checkpoints pair (i, i + d/2)
+    hp.interleaved = hp_js["interleaved"].isTrue();  // Hugging Face checkpoints pair (i, i + d/2); xPos (2i, 2i + 1)
+    hp.n_positions = integer(hp_js, "n_positions", 0);
+    hp.t5_num_buckets = integer(hp_js, "t5_num_buckets", 32);
+    hp.t5_max_distance = integer(hp_js, "t5_max_distance", 128);
+    hp.xpos_scale_base = num(hp_js, "xpos_scale_base", 512);
+    hp.sinusoid_base = num(hp_js, "sinusoid_base", 10000);
+    hp.kerple_eps = num(hp_js, "kerple_eps", 0.01);
     return keep(lm_from_safetensors(at<const std::uint8_t>(bytes), static_cast<std::size_t>(n), hp));
   });
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model_io.hpp"
+#include "model_positions.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc {
@@ -28,8 +29,11 @@ void lm_check_hparams(const LmHparams& hp) {
   in_range("head_dim", hp.head_dim, 2, 512);
   in_range("n_ff", hp.n_ff, 1, 16384);
   in_range("n_vocab", hp.n_vocab, 2, 262144);
-  in_range("rotary_dim", hp.rotary_dim, 2, hp.head_dim);
-  if (hp.rotary_dim % 2) fail("model", "rotary_dim must be even (got " + std::to_string(hp.rotary_dim) + ")");
+  if (hp.position == LmPosition::rope || hp.position == LmPosition::xpos) {
+    in_range("rotary_dim", hp.rotary_dim, 2, hp.head_dim);
+    if (hp.rotary_dim % 2) fail("model", "rotary_dim must be even (got " + std::to_string(hp.rotary_dim) + ")");
+  }
+  detail::lm::check_position_hparams(hp);
   in_range("n_ctx_train", hp.n_ctx_train, 1, 1LL << 24);
   if (!(hp.rms_eps > 0 && hp.rms_eps < 1)) fail("model", "rms_eps must be in (0, 1) (got " + detail::format_number(hp.rms_eps) + ")");
   if (!(hp.rope_theta > 1 && std::isfinite(hp.rope_theta)))

@@ -11,9 +11,11 @@
 #include <stdexcept>
 
 #include "model_kernels.hpp"
+#include "model_positions.hpp"
 #include "parallel.hpp"
 #include "posenc/error.hpp"
 #include "posenc/model.hpp"
+#include "posenc/xpos.hpp"
 
 namespace posenc {
 using detail::fail;
@@ -58,6 +60,16 @@ LmSession::LmSession(std::shared_ptr<const LmModel> model, LmRope rope, int capa
   if (rope_.rerope_window > 0) k2t_.assign(kv, 0.f);
   far_.assign(std::size_t(hp.n_layer) * hp.n_head, 0.0);
   near_.assign(far_.size(), 0.0);
+  dist_bias_ = lm::distance_bias(*m_, cap_);
+  if (hp.position == LmPosition::xpos) {
+    for (double z : xpos_zeta(hp.rotary_dim, 0.4)) xpos_log_zeta_.push_back(std::log(z));
+    xpos_shift_ = std::floor(-(cap_ + rope_.position_offset) / 2);  // torchscale: min_pos = −(length + offset) // 2
+    const double c_max = std::max(std::fabs(rope_.position_offset + xpos_shift_), std::fabs(rope_.position_offset + cap_ - 1 + xpos_shift_));
+    const double limit = xpos_max_centred(hp.rotary_dim, XposOptions{hp.xpos_scale_base, 0.4, hp.rope_theta});
+    if (c_max > limit)
+      fail("capacity", "xpos scales by ζ^(±c/" + detail::format_number(hp.xpos_scale_base) + "), within 2^±64 only for centred positions |c| ≤ " +
+                           detail::format_number(limit) + " (got " + detail::format_number(c_max) + ")");
+  }
 }
 
 struct LlamaBuilder {
@@ -65,12 +77,14 @@ struct LlamaBuilder {
   const LmModel& m;
   const LmHparams& hp;
 
-  // Rotates head vectors x (n_heads × head_dim at stride head_dim) by angle·inv_freq per pair.
-  void rotate(float* x, int n_heads, double pos, double mult) const {
+  // Rotates head vectors x (n_heads × head_dim at stride head_dim) by angle·inv_freq per pair, times mult (and xPos's
+  // ζ_i^xpos_e per pair).
+  void rotate(float* x, int n_heads, double pos, double mult, double xpos_e = 0) const {
     const int R = hp.rotary_dim, D = hp.head_dim, half = R / 2;
     for (int i = 0; i < half; ++i) {
       const double a = pos * s.rope_.inv_freq[i];
-      const float c = static_cast<float>(std::cos(a) * mult), sn = static_cast<float>(std::sin(a) * mult);
+      const double sc = xpos_e != 0 ? mult * std::exp(xpos_e * s.xpos_log_zeta_[i]) : mult;
+      const float c = static_cast<float>(std::cos(a) * sc), sn = static_cast<float>(std::sin(a) * sc);
       const int i0 = s.rope_.interleaved ? 2 * i : i, i1 = s.rope_.interleaved ? 2 * i + 1 : i + half;
       for (int h = 0; h < n_heads; ++h) {
         float* v = x + std::size_t(h) * D;
@@ -92,6 +106,12 @@ struct LlamaBuilder {
     std::vector<float> x(std::size_t(n) * E), h(x.size()), q(std::size_t(n) * Q), k(std::size_t(n) * K), v(k.size()),
         att(q.size()), q2(rerope ? q.size() : 0), k2(rerope ? k.size() : 0), g(std::size_t(n) * F), u(g.size());
     for (int t = 0; t < n; ++t) std::copy_n(m.tok_embd.data() + std::size_t(ids[t]) * E, E, x.data() + std::size_t(t) * E);
+    if (hp.position == LmPosition::learned || hp.position == LmPosition::sinusoidal) {
+      std::vector<double> pos(n);
+      for (int t = 0; t < n; ++t) pos[t] = past + t + rp.position_offset;
+      lm::add_absolute(m, pos.data(), n, x.data());
+    }
+    const bool xpos = hp.position == LmPosition::xpos;
     const float inv_sqrt_d = static_cast<float>(1.0 / std::sqrt(double(D)));
     const double af = rp.attention_factor;
     for (int il = 0; il < hp.n_layer; ++il) {
@@ -113,8 +133,9 @@ struct LlamaBuilder {
           rotate(q2.data() + std::size_t(t) * Q, H, w * (1 - lk) + p * lk, af * logn * inv_sqrt_d);
           rotate(k2.data() + std::size_t(t) * K, KV, p * lk, af);
         }
-        rotate(qt, H, p, af * logn * inv_sqrt_d);  // the score's 1/√d folded into q
-        rotate(kt, KV, p, af);
+        const double xe = xpos ? (p + s.xpos_shift_) / hp.xpos_scale_base : 0;  // q·ζ^(c/scale_base), k·ζ^(−c/scale_base)
+        rotate(qt, H, p, af * logn * inv_sqrt_d, xe);  // the score's 1/√d folded into q
+        rotate(kt, KV, p, af, -xe);
         for (int c = 0; c < K; ++c) {
           const std::size_t at = layer_off + std::size_t(c) * cap + past + t;  // [kv head][d] = c, column = token
           s.kt_[at] = kt[c];
@@ -173,6 +194,8 @@ struct LlamaBuilder {
     const LmProbe& pr = s.probe_;
     const std::size_t layer_off = std::size_t(il) * KV * D * cap;
     std::vector<double> far(std::size_t(n) * H, 0.0), near(far.size(), 0.0);
+    const std::size_t bias_layers = s.dist_bias_.size() / (std::size_t(H) * cap);  // 0: no bias; 1: shared; n_layer
+    const float* bias = bias_layers ? s.dist_bias_.data() + std::size_t(bias_layers > 1 ? il : 0) * H * cap : nullptr;
     // items (tile, head) in an order whose contiguous halves hold as many early (short) as late (long) tiles
     detail::parallel_for(std::size_t(tiles) * H, 1, 8, [&](std::size_t b, std::size_t e) {
       std::vector<float> p(std::size_t(kTile) * cap), p2(w > 0 ? p.size() : 0);
@@ -192,6 +215,10 @@ struct LlamaBuilder {
         for (int r = 0; r < R; ++r) {
           const int i = i0 + r, t = t0 + r;
           float* pr_row = p.data() + std::size_t(r) * cap;
+          if (bias) {
+            const float* b = bias + std::size_t(hh) * cap;  // b[i − j]
+            for (int j = 0; j <= i; ++j) pr_row[j] += b[i - j];
+          }
           lm::softmax(pr_row, i + 1);
           std::fill(pr_row + i + 1, pr_row + len, 0.f);
           if (il == pr.layer && hh == pr.head && i >= pr.row_begin && i < pr.row_end)

@@ -119,6 +119,21 @@ LmModel build(LmHparams hp, const Lookup& find, const Names& nm) {
     m.n_params += 2 * E + 2 * Q * E + 2 * KV * E + 3 * F * E;
     m.layers.push_back(std::move(L));
   }
+  // posenc-tiny's position tensors (Hugging Face style names; a Llama file has none of these schemes)
+  if (hp.position == LmPosition::learned) {
+    m.pos_embd = tensor(find, "model.embed_positions.weight", {hp.n_positions, E});
+    m.n_params += hp.n_positions * E;
+  } else if (hp.position == LmPosition::t5) {
+    m.rel_bias = tensor(find, "model.relative_attention_bias.weight", {hp.t5_num_buckets, hp.n_head});
+    m.n_params += hp.t5_num_buckets * hp.n_head;
+  } else if (hp.position == LmPosition::kerple) {
+    for (int il = 0; il < hp.n_layer; ++il) {
+      const std::string at = "model.layers." + std::to_string(il) + ".self_attn.kerple_";
+      m.layers[il].kerple_r1 = tensor(find, at + "r1", {hp.n_head});
+      m.layers[il].kerple_r2 = tensor(find, at + "r2", {hp.n_head});
+      m.n_params += 2 * hp.n_head;
+    }
+  }
   return m;
 }
 

@@ -5,6 +5,7 @@
   /usr/bin/python3 scripts/train/train.py --scheme alibi        # one scheme
   /usr/bin/python3 scripts/train/train.py --scheme alibi --steps 20 --no-save --json   # a quick path
   /usr/bin/python3 scripts/train/train.py --eval web/models/alibi web/models/rope      # evaluate saved models
+  /usr/bin/python3 scripts/train/train.py --nll web/models/alibi --length 1024        # per-character losses, one window
 
 PyTorch from Debian's python3-torch, CPU, deterministic algorithms, fixed seeds, 1 thread by default (on two cores
 shared with other jobs, a 20-step trial ran 0.25 s per step with one thread and 1.9 s with two). The text and the
@@ -173,6 +174,9 @@ def main():
     ap.add_argument("--no-save", action="store_true")
     ap.add_argument("--eval", metavar="DIR", nargs="+", help="evaluate saved model folders")
     ap.add_argument("--factors", default="1,2,4,8")
+    ap.add_argument("--nll", metavar="DIR", nargs="+",
+                    help="per-character losses of saved model folders on one window of held-out text (--length)")
+    ap.add_argument("--length", type=int, default=1024, help="--nll: the window's length in characters")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
@@ -180,6 +184,17 @@ def main():
     hp = dict(HP)
     if a.steps:
         hp["steps"] = a.steps
+    if a.nll:  # one window from the start of the held-out text: the text and each model's loss at every position
+        text = kjv_text(HELDOUT_SPEC)[: a.length + 1]
+        res = {"text": text}
+        with torch.no_grad():
+            for folder in a.nll:
+                model, cfg = load_model(folder)
+                model.eval()
+                seg = encode(text, cfg["tokenizer"]["vocab"])[None]
+                res[folder] = F.cross_entropy(model(seg[:, :-1])[0], seg[0, 1:], reduction="none").tolist()
+        print(json.dumps(res))
+        return
     if a.eval:
         held_text, res = kjv_text(HELDOUT_SPEC), {}
         for folder in a.eval:

@@ -1,5 +1,5 @@
 // libFuzzer target: bytes → the model loader (lm_from_gguf; lm_from_safetensors with hyperparameters picked by the first
-// byte) and, for a model it accepts, a short session. Invariants: only posenc::Error escapes (no crash, no read past
+// byte, the position scheme too) and, for a model it accepts, a short session. Invariants: only posenc::Error escapes (no crash, no read past
 // the input: ASan); an accepted model's losses on a few tokens are finite, or the session refuses with an Error (the
 // loader refuses non-finite weights; the forward pass, logits that overflow float32).
 #include <cmath>
@@ -13,7 +13,7 @@
 namespace {
 void run(std::shared_ptr<const posenc::LmModel> m, std::uint8_t seed) {
   posenc::LmRope r;
-  r.interleaved = seed & 1;
+  r.interleaved = m->hp.position == posenc::LmPosition::xpos || (seed & 1);
   r.rerope_window = seed & 2 ? 2 : 0;
   for (int i = 0; i < m->hp.rotary_dim / 2; ++i) r.inv_freq.push_back(std::pow(m->hp.rope_theta, -2.0 * i / m->hp.rotary_dim));
   posenc::LmSession s(m, r, 6);
@@ -38,6 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     LmHparams hp;  // small shapes picked by the first byte
     hp.n_layer = 1 + (data[0] & 1), hp.n_head = 2, hp.n_head_kv = 1 + ((data[0] >> 1) & 1), hp.head_dim = 4, hp.rotary_dim = 4;
     hp.n_embd = 8, hp.n_ff = 8 + 4 * ((data[0] >> 2) & 1), hp.n_vocab = 16, hp.n_ctx_train = 16;
+    hp.position = static_cast<LmPosition>((data[0] >> 3) & 7);
+    hp.interleaved = hp.position == LmPosition::xpos;
+    if (hp.position != LmPosition::rope && hp.position != LmPosition::xpos) hp.rotary_dim = 0;
+    hp.n_positions = 4, hp.t5_num_buckets = 4, hp.t5_max_distance = 8;
     try {
       auto m = std::make_shared<const LmModel>(lm_from_safetensors(data + 1, size - 1, hp));
       run(m, data[0]);

@@ -17,7 +17,7 @@ const maxDiff = (a, b) => a.reduce((m, x, k) => Math.max(m, Math.abs(x - b[k])),
 
 test('stories260K loads from its .gguf: shape, parameters, pairing, vocabulary', () => {
   assert.deepEqual({ ...m260.hparams }, { arch: 'llama', n_layer: 5, n_embd: 64, n_head: 8, n_head_kv: 4, head_dim: 8, n_ff: 172,
-    n_vocab: 512, rotary_dim: 8, rms_eps: m260.hparams.rms_eps, rope_theta: 10000, n_ctx_train: 2048, interleaved: true });
+    n_vocab: 512, rotary_dim: 8, rms_eps: m260.hparams.rms_eps, rope_theta: 10000, n_ctx_train: 2048, interleaved: true, position: 'rope' });
   assert.equal(m260.n_params, 292800);   // the study's count: 48 tensors, norms included
   assert.equal(m260.trained_context, 512);
   assert.equal(m260.format, 'gguf');

@@ -10,6 +10,7 @@ import { readJson, readModelFile } from './model_source.js';
 import type { ModelSource } from './model_source.js';
 import { hfTokenizer } from './tokenizer_hf.js';
 import { spmTokenizer } from './tokenizer_spm.js';
+import { charTokenizer } from './tokenizer_char.js';
 import type { GgufVocab, LmTokenizer } from './tokenizer_spm.js';
 import { PosencError, check, show } from './validate.js';
 import { lmEvaluate, lmGenerate } from './model_run.js';
@@ -20,6 +21,15 @@ export type { LmTokenizer } from './tokenizer_spm.js';
 export type { LmEvaluateOptions, LmEvaluation, LmGenerateOptions, LmGeneration, LmRopeUsed } from './model_run.js';
 export { lossByPosition } from './model_run.js';
 export type { LossBucket } from './model_run.js';
+
+/**
+ * How a model is told where a token is. Llama-family files: 'rope'. posenc's own tiny models (config.json model_type
+ * 'posenc-tiny', its `position_encoding.type`; the "train short, test long" models) may use any: 'learned' (a table
+ * added to the token embedding, row min(p, n_positions − 1)), 'sinusoidal' (embedding·√n_embd + the interleaved
+ * sin/cos table), 'alibi' (score bias −m_h·(i − j)), 't5' (a learned bias per log-spaced distance bucket and head),
+ * 'nope' (none), 'xpos' (interleaved rotary with ζ-scaled q and k), 'kerple' (bias −r1·ln(1 + r2·(i − j))).
+ */
+export type LmPosition = 'rope' | 'learned' | 'sinusoidal' | 'alibi' | 't5' | 'nope' | 'xpos' | 'kerple';
 
 /** A model's shape, as read from its file (GGUF `llama.*` keys) or config.json. */
 export interface LmHparams {
@@ -36,8 +46,21 @@ export interface LmHparams {
   rope_theta: number;
   /** The context the file states (GGUF `llama.context_length`, config `max_position_embeddings`). */
   n_ctx_train: number;
-  /** Rotary pairs (2i, 2i+1) (GGUF) rather than (i, i + d/2) (Hugging Face). */
+  /** Rotary pairs (2i, 2i+1) (GGUF, xPos) rather than (i, i + d/2) (Hugging Face). */
   interleaved: boolean;
+  /** The position scheme; rotary_dim is 0 unless 'rope' or 'xpos'. */
+  position: LmPosition;
+  /** learned: rows of the position table. */
+  n_positions?: number;
+  /** t5: buckets and the distance where the last bucket starts. */
+  t5_num_buckets?: number;
+  t5_max_distance?: number;
+  /** xpos: the scale base (torchscale's 512). */
+  xpos_scale_base?: number;
+  /** sinusoidal: the base of the table's frequencies. */
+  sinusoid_base?: number;
+  /** kerple: r1 and r2 are used as max(r, kerple_eps). */
+  kerple_eps?: number;
 }
 
 /** What {@link Posenc.loadModel} takes besides the source. */
@@ -106,8 +129,10 @@ export class LanguageModel {
    * The RoPE a `rope` dict gives this model: `pe.ropeFromConfig` of the model's config with `rope_scaling` replaced
    * by the dict (a `rope_theta` key in it overrides the base) and `max_position_embeddings` = trained_context, at
    * seq_len (dynamic NTK's base depends on it). null/undefined: the model's own.
+   * @throws PosencError for a model whose positions are not rotary (hparams.rotary_dim 0: learned, alibi, …).
    */
   rope(rope: Record<string, unknown> | null | undefined, seq_len: number): RopeFromConfig {
+    if (!this.hparams.rotary_dim) throw new PosencError(`rope: this model's positions are ${this.hparams.position}, not rotary; a rope_scaling dict does not apply`);
     const cfg: Record<string, unknown> = { ...this.config, max_position_embeddings: this.trained_context };
     if (rope !== undefined && rope !== null) {
       if (typeof rope !== 'object' || Array.isArray(rope)) throw new PosencError(`rope: must be a rope_scaling dict or null (got ${show(rope)})`);
@@ -164,7 +189,48 @@ function ggufConfig(h: LmHparams): Record<string, unknown> {
   };
 }
 
-function hparamsFromConfig(c: Record<string, unknown>, n_vocab: number): Record<string, number> {
+const POSITIONS = ['rope', 'learned', 'sinusoidal', 'alibi', 't5', 'nope', 'xpos', 'kerple'];
+
+/** posenc-tiny's `position_encoding` (scripts/train/model.py writes it) → the scheme's hyperparameters. */
+function positionFromConfig(c: Record<string, unknown>, head_dim: number): Record<string, number | string | boolean> {
+  if (c.model_type !== 'posenc-tiny') return { position: 'rope', rotary_dim: head_dim, interleaved: false };
+  const pe = c.position_encoding as Record<string, unknown> | undefined;
+  if (pe === null || typeof pe !== 'object' || !POSITIONS.includes(pe.type as string)) {
+    throw new PosencError(`config.position_encoding.type: must be one of ${POSITIONS.join(', ')} (got ${show(pe === null || typeof pe !== 'object' ? pe : pe.type)})`);
+  }
+  const type = pe.type as string;
+  const num = (k: string, d: number): number => {
+    const v = pe[k] ?? d;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new PosencError(`config.position_encoding.${k}: must be a number (got ${show(v)})`);
+    return v;
+  };
+  const rotary = type === 'rope' || type === 'xpos';
+  const out: Record<string, number | string | boolean> = { position: type, rotary_dim: rotary ? head_dim : 0, interleaved: type === 'xpos' };
+  if (rotary) out.rope_theta = num('theta', 10000);
+  if (type === 'rope' && pe.layout !== undefined && pe.layout !== 'half_split') throw new PosencError(`config.position_encoding.layout: rope is read as 'half_split' (got ${show(pe.layout)})`);
+  if (type === 'xpos' && pe.layout !== undefined && pe.layout !== 'interleaved') throw new PosencError(`config.position_encoding.layout: xpos is read as 'interleaved' (got ${show(pe.layout)})`);
+  if (type === 'learned') out.n_positions = num('num_positions', NaN);
+  if (type === 'sinusoidal') out.sinusoid_base = num('base', 10000);
+  if (type === 'xpos') out.xpos_scale_base = num('scale_base', 512);
+  if (type === 'kerple') {
+    if (pe.kernel !== undefined && pe.kernel !== 'log') throw new PosencError(`config.position_encoding.kernel: posenc runs KERPLE's 'log' kernel (got ${show(pe.kernel)})`);
+    out.kerple_eps = num('eps', 0.01);
+  }
+  if (type === 't5') {
+    if (pe.bidirectional === true) throw new PosencError('config.position_encoding.bidirectional: a decoder uses unidirectional buckets (false)');
+    if (pe.shared_across_layers === false) throw new PosencError('config.position_encoding.shared_across_layers: posenc reads one table for all layers (true)');
+    out.t5_num_buckets = num('num_buckets', 32);
+    out.t5_max_distance = num('max_distance', 128);
+  }
+  return out;
+}
+
+/** The config a posenc-tiny model's rope() dicts are merged into: a Llama config with its rotary base. */
+function ropeConfig(c: Record<string, unknown>, hp: LmHparams): Record<string, unknown> {
+  return c.model_type === 'posenc-tiny' ? ggufConfig(hp) : c;
+}
+
+function hparamsFromConfig(c: Record<string, unknown>, n_vocab: number): Record<string, number | string | boolean> {
   const num = (k: string, d?: number): number => {
     const v = c[k];
     if (v === undefined || v === null) {
@@ -175,14 +241,15 @@ function hparamsFromConfig(c: Record<string, unknown>, n_vocab: number): Record<
     return v;
   };
   const mt = c.model_type;
-  if (mt !== undefined && mt !== 'llama' && mt !== 'mistral') {
-    throw new PosencError(`config.model_type: '${String(mt)}' is not supported (posenc runs the Llama family: llama, mistral)`);
+  if (mt !== undefined && mt !== 'llama' && mt !== 'mistral' && mt !== 'posenc-tiny') {
+    throw new PosencError(`config.model_type: '${String(mt)}' is not supported (posenc runs the Llama family: llama, mistral; and posenc's own posenc-tiny)`);
   }
   const n_head = num('num_attention_heads'), head_dim = num('head_dim', num('hidden_size') / n_head);
   return {
     n_layer: num('num_hidden_layers'), n_embd: num('hidden_size'), n_head, n_head_kv: num('num_key_value_heads', n_head),
-    head_dim, n_ff: num('intermediate_size'), n_vocab: num('vocab_size', n_vocab), rotary_dim: head_dim,
+    head_dim, n_ff: num('intermediate_size'), n_vocab: num('vocab_size', n_vocab),
     rms_eps: num('rms_norm_eps', 1e-6), rope_theta: num('rope_theta', 10000), n_ctx_train: num('max_position_embeddings'),
+    ...positionFromConfig(c, head_dim),
   };
 }
 
@@ -202,7 +269,9 @@ export class ModelApi extends Core {
   /**
    * Loads a Llama-family model: a `.gguf` (architecture llama; tensors F32, F16, BF16, Q8_0; its SentencePiece vocabulary
    * tokenizes) or a Hugging Face checkpoint `{ config, safetensors, tokenizer?, tokenizer_config? }` (F32, F16, BF16;
-   * tokenizer.json through @huggingface/tokenizers). Each file may be bytes, a File/Blob, a URL, a path (Node) or
+   * tokenizer.json through @huggingface/tokenizers). posenc's own tiny models (model_type 'posenc-tiny': the "train
+   * short, test long" models, one per position scheme, see {@link LmPosition}) load the same way; their config's
+   * character vocabulary is the tokenizer. Each file may be bytes, a File/Blob, a URL, a path (Node) or
    * `hf:owner/name[/file]` (the Hugging Face Hub). Caps: files ≤ 1 GiB, weights ≤ 2^28 floats, vocabulary ≤ 262144.
    * @throws PosencError naming the file, key or tensor: not a GGUF/safetensors file, an unsupported architecture or
    * tensor type, a missing or mis-shaped tensor, a truncated file, a header that claims more than the file holds.
@@ -239,11 +308,13 @@ export class ModelApi extends Core {
         const tcfg = s.tokenizer_config === undefined || s.tokenizer_config === null ? {} : await readJson('tokenizer_config', s.tokenizer_config, 'tokenizer_config.json', io);
         const id = (k: string) => (typeof text[k] === 'number' ? text[k] as number : null);
         tok = await hfTokenizer(tj, tcfg, id('bos_token_id'), id('eos_token_id'));
+      } else if (text.model_type === 'posenc-tiny' && text.tokenizer !== undefined) {
+        tok = charTokenizer(text.tokenizer);
       }
     } catch (e) {
       this.raw.lmFree(r.handle);
       throw e;
     }
-    return new LanguageModel(this.raw, r.handle, r.hparams, r.n_params, r.tied, tc ?? r.hparams.n_ctx_train, text, tok, 'safetensors');
+    return new LanguageModel(this.raw, r.handle, r.hparams, r.n_params, r.tied, tc ?? r.hparams.n_ctx_train, ropeConfig(text, r.hparams), tok, 'safetensors');
   }
 }

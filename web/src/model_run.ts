@@ -8,7 +8,7 @@ import type { LmTokenizer } from './tokenizer_spm.js';
 /** What a pass needs of a loaded model (a LanguageModel). */
 interface LanguageModel {
   readonly live: number;
-  readonly hparams: { n_vocab: number; n_layer: number; n_head: number; interleaved: boolean };
+  readonly hparams: { n_vocab: number; n_layer: number; n_head: number; interleaved: boolean; rotary_dim: number; position: string };
   readonly trained_context: number;
   readonly tokenizer: LmTokenizer | null;
   rope(rope: Record<string, unknown> | null | undefined, seq_len: number): RopeFromConfig;
@@ -54,6 +54,7 @@ export interface LmEvaluateOptions extends LmRunOptions {
 
 /** What a pass ran with. */
 export interface LmRopeUsed {
+  /** 'none' for a model whose positions are not rotary (hparams.position learned, sinusoidal, alibi, t5, nope, kerple). */
   rope_type: string;
   rope_theta: number;
   inv_freq: Float64Array;
@@ -109,8 +110,13 @@ const RUN_KEYS = new Set(['rope', 'rerope', 'logn', 'pairing', 'position_offset'
 
 /** A session for n positions with the run options; returns its handle and what it runs with. */
 function open(raw: RawModule, lm: LanguageModel, o: LmRunOptions, n: number, extra: Record<string, number>): { s: number; used: LmRopeUsed } {
-  const r = lm.rope(o.rope, n);
   const hp = lm.hparams;
+  if (!hp.rotary_dim) {
+    for (const k of ['rope', 'rerope', 'pairing'] as const) {
+      if (o[k] !== undefined && o[k] !== null && o[k] !== 'trained') throw new PosencError(`${k}: this model's positions are ${hp.position}, not rotary; ${k} does not apply`);
+    }
+  }
+  const r = hp.rotary_dim ? lm.rope(o.rope, n) : { rope_type: 'none', rope_theta: 0, inv_freq: new Float64Array(0), attention_scaling: 1 };
   let rerope: LmRopeUsed['rerope'] = null;
   if (o.rerope !== undefined && o.rerope !== null) {
     if (typeof o.rerope !== 'object') throw new PosencError(`rerope: must be { window, leaky? } (got ${show(o.rerope)})`);

@@ -130,7 +130,7 @@ export interface RawModule {
   ropeFrequencyAnalysis(invFreq: Float64Array, trainingLength: number): Raw<{ wavelength: Float64Array; rotations: Float64Array; first_incomplete: number }>;
   // cpp/bindings/model.cpp (the model family types the results)
   lmFromGguf(bytes: Address, n: number): Raw<unknown>;
-  lmFromSafetensors(bytes: Address, n: number, hparams: Record<string, number>): Raw<unknown>;
+  lmFromSafetensors(bytes: Address, n: number, hparams: Record<string, number | string | boolean>): Raw<unknown>;
   lmFree(handle: number): undefined;
   lmSession(model: number, invFreq: Float64Array, o: Record<string, number | boolean>): Raw<number>;
   lmFeed(session: number, ids: Address, n: number, targets: Address, nll: Address, hit: Address, logits: Address): Raw<undefined>;

@@ -8,7 +8,7 @@ import { PosencError } from './validate.js';
 
 /** What a loaded model tokenizes with: ids in, text out. */
 export interface LmTokenizer {
-  readonly kind: 'spm' | 'tokenizer.json';
+  readonly kind: 'spm' | 'tokenizer.json' | 'char';
   /** Token ids of `text`, with the beginning-of-sequence token first when `bos` (default: as the model's tokenizer adds it). */
   encode(text: string, options?: { bos?: boolean }): Int32Array;
   decode(ids: ArrayLike<number>): string;

@@ -23,6 +23,14 @@
 //    p_j·leaky. rerope_window 0: off.
 //  - log-n scaling (Su; Chiang & Cholak 2022): the query at position p is multiplied by max(1, ln(p + 1)/ln(logn_base))
 //    before the scores; logn_base 0: off.
+//  - Position schemes (LmPosition). Llama-family files: rope. posenc's own tiny models (config.json model_type
+//    "posenc-tiny", `position_encoding.type`) may instead add a table to the token embedding — learned (row
+//    min(p, n_positions − 1)) or sinusoidal (embedding·√n_embd + the interleaved sin/cos table of sinusoidal.hpp) —,
+//    add a bias b_h(i − j) to the scores of query i and key j ≤ i after the 1/√head_dim — alibi (−m_h·(i − j), slopes of
+//    alibi.hpp), t5 (table[bucket][h], unidirectional buckets of relative.hpp, one table for all layers), kerple
+//    (−r1·ln(1 + r2·(i − j)) per layer and head, r1 and r2 clamped to ≥ kerple_eps) —, use none (nope), or rotate
+//    as xpos (xpos.hpp: interleaved rotary with q·ζ_i^(c/scale_base), k·ζ_i^(−c/scale_base), c = p + ⌊−(capacity +
+//    position_offset)/2⌋, torchscale's centring over the session's window). Other schemes have rotary_dim 0.
 //  - Loss: nll[t] = −ln softmax(logits_t)[target_t] in float32 (natural log), target_t the next token;
 //    hit[t] = 1 when target_t is the arg-max of logits_t (lowest id on ties).
 // Caps: n_embd, n_ff ≤ 16384; n_layer ≤ 256; n_head ≤ 1024; head_dim ≤ 512; n_vocab ≤ 262144; weights ≤ 2^28
@@ -42,12 +50,24 @@ inline constexpr int kLmMaxContext = 16384;
 inline constexpr long long kLmMaxWeights = 1LL << 28;
 inline constexpr int kLmMaxChunk = 4096;  ///< tokens per feed() call
 
+/// How a model is told where a token is (see the conventions above).
+enum class LmPosition { rope = 0, learned = 1, sinusoidal = 2, alibi = 3, t5 = 4, nope = 5, xpos = 6, kerple = 7 };
+/// "rope", "learned", … (config.json's `position_encoding.type`); lm_position_from_name throws Error for other names.
+const char* lm_position_name(LmPosition p);
+LmPosition lm_position_from_name(const std::string& name);
+
 struct LmHparams {
   std::string arch = "llama";
   int n_layer = 0, n_embd = 0, n_head = 0, n_head_kv = 0, head_dim = 0, n_ff = 0, n_vocab = 0, rotary_dim = 0;
   double rms_eps = 1e-6, rope_theta = 10000;
   int n_ctx_train = 0;       ///< the trained context as the file states it (stories260K's GGUF says 2048; it was 512)
   bool interleaved = false;  ///< rotary pairing (see the conventions above)
+  LmPosition position = LmPosition::rope;
+  int n_positions = 0;                             ///< learned: rows of the position table
+  int t5_num_buckets = 32, t5_max_distance = 128;  ///< t5
+  double xpos_scale_base = 512;                    ///< xpos
+  double sinusoid_base = 10000;                    ///< sinusoidal
+  double kerple_eps = 0.01;                        ///< kerple: r1 and r2 are used as max(r, kerple_eps)
 };
 
 /// The tokenizer vocabulary a GGUF file carries (`tokenizer.ggml.*`): the TS layer tokenizes with it.
@@ -63,6 +83,7 @@ struct LmVocab {
 
 struct LmLayer {
   std::vector<float> attn_norm, wq, wk, wv, wo, ffn_norm, w_gate, w_up, w_down;  ///< linear layers [in][out]
+  std::vector<float> kerple_r1, kerple_r2;  ///< kerple: [n_head] each
 };
 
 struct LmModel {
@@ -71,6 +92,8 @@ struct LmModel {
   std::vector<LmLayer> layers;
   std::vector<float> out_norm;
   std::vector<float> output;    ///< [n_embd][n_vocab]
+  std::vector<float> pos_embd;  ///< learned: [n_positions][n_embd]
+  std::vector<float> rel_bias;  ///< t5: [t5_num_buckets][n_head]
   bool tied = false;            ///< the file has no separate output head: output = tok_embd transposed
   LmVocab vocab;
   long long n_params = 0;       ///< parameters as stored in the file (the tied head counted once)
@@ -85,7 +108,9 @@ void lm_check_hparams(const LmHparams& hp);
 LmModel lm_from_gguf(const std::uint8_t* bytes, std::size_t n);
 
 /// A whole .safetensors file with Hugging Face Llama names (model.embed_tokens.weight, model.layers.N.…, lm_head.weight
-/// or tied) and the hyperparameters of its config.json → the model. dtypes F32, F16, BF16.
+/// or tied) and the hyperparameters of its config.json → the model. dtypes F32, F16, BF16. The position schemes'
+/// tensors: model.embed_positions.weight [n_positions][n_embd] (learned), model.relative_attention_bias.weight
+/// [t5_num_buckets][n_head] (t5), model.layers.N.self_attn.kerple_r1 / kerple_r2 [n_head] (kerple).
 LmModel lm_from_safetensors(const std::uint8_t* bytes, std::size_t n, const LmHparams& hp);
 
 struct LmRope {
@@ -135,6 +160,9 @@ class LmSession {
   std::vector<float> v_;         ///< [layer][capacity][kv head][head_dim]: values, one row per token
   std::vector<float> rows_;
   std::vector<double> far_, near_;
+  std::vector<float> dist_bias_;     ///< alibi, t5, kerple: [layer (one for alibi, t5)][head][distance 0 … capacity − 1]
+  std::vector<double> xpos_log_zeta_;  ///< xpos: ln ζ_i per pair
+  double xpos_shift_ = 0;              ///< xpos: c = p + xpos_shift_
   friend struct LlamaBuilder;
 };
 
