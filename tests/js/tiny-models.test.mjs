@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import init, { PosencError } from 'posenc';
@@ -93,4 +94,30 @@ test('a posenc-tiny config with a bad position_encoding is refused by name', asy
   await bad({ type: 'learned' }, /position_encoding\.num_positions: must be a number/);
   await bad({ type: 'learned', num_positions: 128 }, /tensor 'model\.embed_positions\.weight' is missing/);
   await assert.rejects(load('alibi').then((m) => m.encode('naïve')), /character "ï" at 2 is not in the model's vocabulary/);
+});
+
+test('npx posenc eval runs a tiny model folder (no tokenizer.json) and prints the API’s numbers by bucket', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-tiny-eval-'));
+  const text = join(dir, 'verses.txt');
+  const verses = 'And God said, Let there be light: and there was light.\nAnd God saw the light, that it was good.\n';
+  writeFileSync(text, verses.repeat(12));
+  const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  const run = (...args) => spawnSync('node', [cli, 'eval', join(MODELS, 't5'), '--text', text, ...args], { encoding: 'utf8', timeout: 120000 });
+  const j = run('--ctx', '512', '--json');
+  assert.equal(j.status, 0, j.stderr);
+  const out = JSON.parse(j.stdout);
+  assert.equal(out.tokens, 512);
+  assert.equal(out.trained_context, 128);
+  assert.equal(out.rope.rope_type, 'none');
+  const m = await load('t5');
+  const ev = await m.evaluate({ ids: m.encode(verses.repeat(12)).subarray(0, 512) });
+  const mean = (a, b) => ev.nll.slice(a, b).reduce((x, y) => x + y, 0) / (b - a);
+  assert.deepEqual(out.buckets.map((b) => [b.start, b.end]), [[0, 128], [128, 256], [256, 512]]);
+  assert.ok(Math.abs(out.buckets[2].nll - mean(255, 511)) < 1e-6);
+  const t = run('--ctx', '300');
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stdout, /positions: t5 \(not rotary\); 300 tokens/);
+  assert.match(t.stdout, /128–256 .* past the trained length/);
+  assert.match(run('--rope', '{"rope_type":"linear","factor":2}').stderr, /rope: this model's positions are t5, not rotary/);
+  m.free();
 });

@@ -1,6 +1,7 @@
 // `npx posenc eval <model> --text <file> [--ctx 4096] [--rope '{"rope_type":"yarn","factor":8}'] …`: a Llama-family model
-// (a .gguf, or a folder holding config.json + model.safetensors + tokenizer.json) run by posenc's core over the text, the
-// loss of every next-token prediction summed by position bucket: mean NLL (nats), perplexity, top-1 accuracy.
+// (a .gguf, or a folder holding config.json + model.safetensors + tokenizer.json) or one of posenc's own tiny models (a
+// folder with config.json + model.safetensors, any position scheme) run by posenc's core over the text, the loss of every
+// next-token prediction summed by position bucket: mean NLL (nats), perplexity, top-1 accuracy.
 import { readFile, stat } from 'node:fs/promises';
 import { init } from './node.js';
 import type { LmRunOptions } from './model_run.js';
@@ -8,7 +9,9 @@ import { lossByPosition } from './model_run.js';
 
 export const EVAL_USAGE: string = `usage: posenc eval <model.gguf | checkpoint folder> --text <file> [options]
 
-  a Llama-family model run by posenc over the text's first --ctx tokens (one sequence, BOS first): the loss of every
+  a Llama-family model, or one of posenc's own tiny models (a folder of config.json + model.safetensors, model_type
+  posenc-tiny: learned, sinusoidal, rope, alibi, t5, nope, xpos or kerple positions, one token per character), run by
+  posenc over the text's first --ctx tokens (one sequence, BOS first where the tokenizer has one): the loss of every
   next-token prediction by position bucket (mean NLL in nats, perplexity, top-1 accuracy)
   --text <file>           the text (UTF-8)
   --ctx <n>               tokens evaluated (default 2048; 2 … 16384); fewer if the text is shorter
@@ -52,9 +55,10 @@ export async function evalMain(argv: string[], out: (s: string) => void, err: (s
   try {
     const pe = await init();
     const path = rest[0];
+    const has = (f: string) => stat(`${path}/${f}`).then(() => `${path}/${f}`, () => undefined);
     const source = (await stat(path)).isDirectory()
-      ? { config: `${path}/config.json`, safetensors: `${path}/model.safetensors`, tokenizer: `${path}/tokenizer.json`,
-        tokenizer_config: await stat(`${path}/tokenizer_config.json`).then(() => `${path}/tokenizer_config.json`, () => undefined) }
+      ? { config: `${path}/config.json`, safetensors: `${path}/model.safetensors`, tokenizer: await has('tokenizer.json'),
+        tokenizer_config: await has('tokenizer_config.json') }
       : path;
     const lm = await pe.loadModel(source, flags.trained !== undefined ? { trained_context: int('trained', 0) } : {});
     const ctx = int('ctx', 2048);
@@ -80,7 +84,8 @@ export async function evalMain(argv: string[], out: (s: string) => void, err: (s
     } else {
       const h = lm.hparams;
       out(`${path}: ${lm.format}, ${h.n_layer} layers, ${h.n_head}/${h.n_head_kv} heads × ${h.head_dim}, ${lm.n_params} parameters, trained at ${lm.trained_context}`);
-      out(`RoPE: ${rope.rope_type}, base ${rope.rope_theta}, attention scaling ${rope.attention_scaling.toFixed(4)}` +
+      if (!h.rotary_dim) out(`positions: ${h.position} (not rotary); ${ids.length} tokens`);
+      else out(`${h.position === 'xpos' ? 'xPos' : 'RoPE'}: ${rope.rope_type}, base ${rope.rope_theta}, attention scaling ${rope.attention_scaling.toFixed(4)}` +
         `${rope.rerope ? `, ReRoPE window ${rope.rerope.window}${rope.rerope.leaky ? ` leaky ${rope.rerope.leaky}` : ''}` : ''}` +
         `${rope.logn_base ? `, log-n base ${rope.logn_base}` : ''}${o.pairing === 'swapped' ? ', pairing swapped' : ''}; ${ids.length} tokens`);
       out('positions        tokens   NLL (nats)   perplexity   top-1');
