@@ -47,10 +47,15 @@ sed -i "s#import('@huggingface/tokenizers')#import('./hf-tokenizers.js')#" dist/
 grep -q "import('./hf-tokenizers.js')" dist/tokenizer_hf.js || { echo "[build] dist/tokenizer_hf.js: the tokenizers import was not rewritten" >&2; exit 1; }
 # the real-model figures' first paint, computed by dist/ from ../shared's models and text (cached; null without them)
 node scripts/model-data.mjs
+# the "train short, test long" figures' first paint, computed by dist/ from web/models on the held-out Bible text (cached)
+node scripts/train-short-data.mjs
 # the figure layer (JavaScript + JSDoc) type-checked strictly, its declarations emitted into build/figures-types
 rm -rf build/figures-types && node_modules/.bin/tsc -p web/src/figures/tsconfig.json
 node web/src/figures/build.mjs   # posenc/figures → dist/figures.js, dist/figures-worker.js, dist/figures.d.ts (+ dist/figures/)
 cp -r web/recipes/. dist/        # blog-engine recipes: dist/hexo/posenc.cjs, dist/hugo/layouts/…, dist/jekyll/_includes/…
 node_modules/.bin/vite build --config web/site/vite.config.js --logLevel warn   # the static site → build/site
+# posenc's own tiny models (web/models: config, weights, card) in the site, where its train-short figures load them live
+mkdir -p build/site/tiny-models && for d in web/models/*/; do mkdir -p "build/site/tiny-models/$(basename "$d")" && cp "$d"config.json "$d"model.safetensors "$d"README.md "build/site/tiny-models/$(basename "$d")/"; done
+cp web/models/README.md build/site/tiny-models/
 node scripts/site-into-dist.mjs   # the explainer in the package (npx posenc site), sharing dist/'s files
 echo "[build] ok: $(ls dist | tr '\n' ' ')"

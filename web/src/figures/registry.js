@@ -46,12 +46,14 @@ import factorAdvisor from './defs/factor-advisor.js';
 import yarnAttention from './defs/yarn-attention.js';
 import modelLoss from './defs/model-loss.js';
 import modelAttention from './defs/model-attention.js';
+import trainShort from './defs/train-short.js';
+import trainShortAttention from './defs/train-short-attention.js';
 
 const all = [permutation, attention, sinusoidal, multiplicative, shaw, transformerXl, t5, deberta, tupe, ropeRotation, partialRotary,
   ropeDecay, suDecay, wavelengths, contextExtension, configWavelengths,
   configSchedule, configDecay, configScale, configMrope, ropeCompare, alibi, xpos, linearAttention, explorer,
   ropeClock, ropeWorked, ropeRelative, ntkBase, scalingWavelengths, patchGrid, ropeAllocation, ropeAxes, learnedResize, dualChunk, ropePhasor, evidenceExtension, positionCodes,
-  researchBias, baseTheta, factorAdvisor, yarnAttention, modelLoss, modelAttention];
+  researchBias, baseTheta, factorAdvisor, yarnAttention, modelLoss, modelAttention, trainShort, trainShortAttention];
 /** Every definition by name. @type {Record<string, import('./params.js').FigureDef>} */
 export const defs = Object.fromEntries(all.map((d) => [d.name, d]));
 

@@ -1,0 +1,81 @@
+// The "train short, test long" figures (train-short, train-short-attention) and their section: every number their texts
+// quote is the number drawn (the build-time data of scripts/train-short-data.mjs, computed by the package from
+// web/models on the held-out text); a live computation (the figures' worker path, here in Node from web/models) gives
+// the precomputed numbers; what the figure shows — which schemes hold past the trained length — is asserted on them.
+// (That the core's losses are the training script's own is tests/js/tiny-models.test.mjs.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import init from 'posenc';
+import { figureDef } from '../../web/src/figures/registry.js';
+import data from '../../web/src/figures/defs/train-short.gen.js';
+import { PASSAGES, SCHEMES } from '../../web/src/figures/defs/train-short-live.js';
+
+const pe = await init();
+const MODELS = fileURLToPath(new URL('../../web/models/', import.meta.url));
+const html = readFileSync(new URL('../../web/site/sections/s7-train-short.html', import.meta.url), 'utf8');
+const ctx = { take: (n) => new Float32Array(n), signal: new AbortController().signal, progress() {}, checkpoint: async () => {} };
+const defaults = (def) => Object.fromEntries(Object.entries(def.params).map(([k, s]) => [k, s.default]));
+async function draw(name, params = {}) {
+  const def = figureDef(name), p = { ...defaults(def), ...params };
+  return def.render(await def.compute(pe, p, ctx), p, {});
+}
+const byId = (r) => Object.fromEntries(r.readouts.map((x) => [x.id, x]));
+const two = (x) => x.toFixed(2);
+const pct = (x) => `${(100 * x).toFixed(0)} %`;
+
+test('the build-time data exists (the bible-kjv-text package was there) and holds every scheme for the first passage', () => {
+  assert.ok(data, 'web/src/figures/defs/train-short.gen.js is null: the `bible` program was missing at build time');
+  assert.deepEqual(Object.keys(data.passages[PASSAGES[0]].schemes).sort(), [...SCHEMES].sort());
+  for (const p of PASSAGES) assert.equal(data.texts[p].length, 2049);
+});
+
+test('train-short: the takeaway quotes the drawn losses (en and zh); ALiBi and KERPLE hold, xPos rises a little, the rest fail', async () => {
+  const def = figureDef('train-short'), r = byId(await draw('train-short'));
+  const [inside, past] = [(s) => r[s].text.split(' → ')[0], (s) => r[s].text.split(' → ')[1]];
+  const nums = [past('alibi'), inside('alibi'), inside('kerple'), inside('xpos'), past('xpos'), inside('rope'), past('rope')];
+  assert.deepEqual(nums, ['1.37', '1.53', '1.48', '1.52', '1.92', '1.42', '2.98']);
+  assert.equal(past('kerple'), '1.37');
+  for (const lang of ['en', 'zh']) for (const n of nums) assert.ok(def.takeaway[lang].includes(n), `${lang}: ${n}`);
+  // what it shows, on the drawn numbers (value = loss past 128 − loss inside)
+  for (const s of ['alibi', 'kerple']) assert.ok(r[s].value <= 0, `${s} holds: ${r[s].value}`);
+  assert.ok(r.xpos.value > 0.2 && r.xpos.value < 0.6, `xpos rises a little: ${r.xpos.value}`);
+  for (const s of ['rope', 'learned', 'sinusoidal', 't5', 'nope']) assert.ok(r[s].value > 0.8, `${s} fails: ${r[s].value}`);
+  // the tries' numbers
+  const short = byId(await draw('train-short', { length: 256 }));
+  assert.deepEqual([inside('rope'), short.rope.text.split(' → ')[1], short.alibi.text.split(' → ')[1], short.kerple.text.split(' → ')[1]], ['1.42', '1.86', '1.30', '1.25']);
+  for (const n of ['1.86', '1.30', '1.25']) assert.ok(def.tries[0].look.en.includes(n) && def.tries[0].look.zh.includes(n));
+  const rev = byId(await draw('train-short', { passage: 'Rev1:1-3:22' }));
+  const rises = SCHEMES.filter((s) => !['alibi', 'kerple', 'xpos'].includes(s)).map((s) => rev[s].value);
+  const quoted = [two(rev.alibi.value), two(rev.kerple.value), two(rev.xpos.value), two(Math.min(...rises)), two(Math.max(...rises))];
+  assert.deepEqual(quoted, ['0.04', '0.10', '0.60', '0.98', '1.96']);
+  for (const n of quoted) assert.ok(def.tries[1].look.en.includes(n) && def.tries[1].look.zh.includes(n), n);
+});
+
+test('train-short: a live pass (the models read from web/models) gives the precomputed numbers', async () => {
+  const pre = await draw('train-short'), live = await draw('train-short', { models: MODELS });
+  assert.match(live.status.en, /computed live/);
+  for (const [k, x] of Object.entries(byId(pre))) assert.ok(Math.abs(byId(live)[k].value - x.value) < 2e-3, `${k}: ${byId(live)[k].value} vs ${x.value}`);
+});
+
+test('train-short-attention: the takeaway quotes the drawn gauges; RoPE attends far past the trained length, ALiBi stays local', async () => {
+  const def = figureDef('train-short-attention');
+  const rope = byId(await draw('train-short-attention')), alibi = byId(await draw('train-short-attention', { scheme: 'alibi' }));
+  const nums = [rope.far.text, rope.near.text, /: (\d+ %)/.exec(rope.near.note.en)[1], alibi.far.text, alibi.near.text];
+  assert.deepEqual(nums, ['96 %', '3 %', '91 %', '19 %', '47 %']);
+  for (const n of nums) {
+    assert.ok(def.takeaway.en.includes(n), `en: ${n}`);
+    assert.ok(def.takeaway.zh.includes(n.replace(' ', '')), `zh: ${n}`);
+  }
+  assert.ok(rope.far.value > 0.9 && alibi.far.value < 0.3 && alibi.near.value > 10 * rope.near.value);
+});
+
+test('the section quotes the figures’ numbers (en and zh)', async () => {
+  const r = byId(await draw('train-short'));
+  for (const m of html.matchAll(/data-tiny="([a-z0-9]+)-(inside|past)">([0-9.]+)</g)) {
+    const [inside, past] = r[m[1]].text.split(' → ');
+    assert.equal(m[3], m[2] === 'inside' ? inside : past, m[0]);
+  }
+  assert.ok([...html.matchAll(/data-tiny=/g)].length >= 8, 'the prose quotes the figure');
+});
