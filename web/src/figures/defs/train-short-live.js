@@ -41,7 +41,7 @@ export const loadData = () => (dataPromise ??= import('./train-short.gen.js').th
  * its assets/*.js, the repository's web/models from the source; '' where the code has no URL (single-file figures). */
 function defaultModels() {
   try {
-    const here = new URL('.', import.meta.url), at = here.pathname;
+    const here = new URL(import.meta.url), at = here.pathname.replace(/[^/]*$/, '');
     const dir = new URL(at.endsWith('/assets/') ? '../tiny-models/' : at.endsWith('/figures/defs/') ? '../../../models/' : 'site/tiny-models/', here);
     return dir.protocol === 'file:' ? decodeURIComponent(dir.pathname) : dir.href;
   } catch { return ''; }
