@@ -27,7 +27,9 @@ test('a Vite app that imports posenc/figures builds without warnings and renders
     const warnings = [];
     await build({ root: app, configFile: false, logLevel: 'silent', base: './', build: { outDir: join(app, 'dist') },
       customLogger: { info() {}, warn: (m) => warnings.push(m), warnOnce: (m) => warnings.push(m), error: (m) => warnings.push(m), clearScreen() {}, hasWarned: false, hasErrorLogged: () => false } });
-    assert.deepEqual(warnings, []);
+    // rolldown's PLUGIN_TIMINGS note reports how long plugins ran when they take most of a build: on this shared machine
+    // (load up to 10 on 2 cores) Vite's own worker transform can, so the note says something about the load, not the package
+    assert.deepEqual(warnings.filter((w) => !w.includes('[PLUGIN_TIMINGS]')), []);
     const emitted = readdirSync(join(app, 'dist', 'assets'));
     assert.ok(emitted.some((f) => /^figures-worker.*\.js$/.test(f)), `the worker is emitted: ${emitted}`);
     assert.ok(emitted.some((f) => /\.wasm$/.test(f)), `the wasm is emitted: ${emitted}`);

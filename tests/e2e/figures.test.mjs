@@ -49,6 +49,33 @@ const MODEL_REF = await (async () => {
   }
   return { loss, map };
 })();
+// posenc's own RoPE tiny model on the first held-out passage (train-short, train-short-attention): recomputed by the API
+// from web/models and the build-time text, pooled as the figures say they pool
+const TINY_REF = await (async () => {
+  const { default: data } = await import('../../web/src/figures/defs/train-short.gen.js');
+  const { EDGES, PASSAGES } = await import('../../web/src/figures/defs/train-short-live.js');
+  const dir = new URL('../../web/models/rope/', import.meta.url).pathname, r4 = (x) => Number(x.toPrecision(4)), r3 = (x) => Number(x.toPrecision(3));
+  const lm = await pe.loadModel({ config: `${dir}config.json`, safetensors: `${dir}model.safetensors` });
+  const head = data.passages[PASSAGES[0]].schemes.rope.head;
+  const ev = await lm.evaluate({ ids: lm.encode(data.texts[PASSAGES[0]]), attention: { layer: 2, head, rows: [1792, 2048] } });
+  lm.free();
+  const loss = [];
+  for (let k = 0; k + 1 < EDGES.length; k++) {
+    let s = 0;
+    for (let p = EDGES[k]; p < EDGES[k + 1]; p++) s += ev.nll[p - 1];
+    loss.push(r4(s / (EDGES[k + 1] - EDGES[k])));
+  }
+  const map = [];
+  for (let r = 0; r < 24; r++) {
+    const q0 = Math.ceil((r * 256) / 24), q1 = Math.ceil(((r + 1) * 256) / 24);
+    for (let c = 0; c < 48; c++) {
+      let s = 0;
+      for (let q = q0; q < q1; q++) for (let j = Math.ceil((c * 2048) / 48); j < Math.ceil(((c + 1) * 2048) / 48); j++) s += ev.attention.rows[q * 2048 + j] / (q1 - q0);
+      map.push(Math.fround(Math.sqrt(r3(s))));
+    }
+  }
+  return { loss, map };
+})();
 
 // The rasterised SVG and the canvas rendering agree when at most 1 % of the pixels differ by more than 64 levels (of
 // 255) in some channel. Measured: 0–0.7 % (cell edges where the canvas scales a heatmap image and the SVG draws rects).
@@ -184,13 +211,16 @@ const REF = {
   // the real models (build-time numbers; MODEL_REF above recomputes them)
   'model-loss': () => ({ panel: 'loss', series: 'original RoPE', values: MODEL_REF.loss }),
   'model-attention': () => ({ panel: 'map', values: MODEL_REF.map }),
+  // posenc's own tiny models (build-time numbers; TINY_REF above recomputes them)
+  'train-short': () => ({ panel: 'loss', series: 'RoPE', values: TINY_REF.loss }),
+  'train-short-attention': () => ({ panel: 'map', values: TINY_REF.map }),
   'position-codes': () => { const t = pe.ropeTablesScaled({ inv_freq: Array.from({ length: 8 }, (_, i) => Math.PI / 2 ** i), positions: Array.from({ length: 64 }, (_, q) => q) });
     const v = new Float32Array(64 * 16); for (let q = 0; q < 64; q++) for (let i = 0; i < 8; i++) { v[q * 16 + 2 * i] = t.sin[q * 8 + i]; v[q * 16 + 2 * i + 1] = t.cos[q * 8 + i]; }
     return { panel: 'sine', values: v }; },
 };
 
 test('Node: importing posenc/figures does not throw; every figure is described', async () => {
-  assert.equal(figureNames.length, 44);
+  assert.equal(figureNames.length, 46);
   for (const n of figureNames) {
     const d = describeFigure(n);
     assert.equal(d.name, n);

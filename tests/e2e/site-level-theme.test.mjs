@@ -61,6 +61,7 @@ test('level: Intuition folds the derivations out of the page and the accessibili
     'Folded in the intuition view: Long context by remapping distances: dual chunk attention. Show the full derivation',
     'Folded in the intuition view: DeepSeek’s mscale and mscale_all_dim. Show the full derivation',
     'Folded in the intuition view: The NTK-aware base, derived. Show the full derivation',
+    'Folded in the intuition view: Why each scheme does what it does. Show the full derivation',
     'Folded in the intuition view: Research without released models: a gallery. Show the full derivation',
     'Folded in the intuition view: The two normalisers on random vectors; A similarity that stays non-negative: 1 + cos. Show the full derivation',
     'Folded in the intuition view: How each video model splits its 64 pairs. Show the full derivation']);

@@ -11,7 +11,7 @@ export const PROPER_NAMES = new Set(('RoPE ALiBi xPos LLaMA Llama ChatGLM GLM FL
   'KERPLE Sandwich FIRE CoPE PaTH Householder stick-breaking MLP README DeepSeek Golovneva Chi Li Tan Yang NeMo Chen Tancik ' +
   'Python Node npm JAX Pythia Barbero KV RULER Code Rozière ' +
   'TinyStories ReRoPE Leaky Karpathy Apache MIT CDLA Sharing Eldan GGUF Hub raincandy ' +
-  'CPU GFLOP safetensors').split(' '));   // units and formats written in Latin letters in Chinese technical prose too
+  'CPU GPU GFLOP safetensors').split(' '));   // units and formats written in Latin letters in Chinese technical prose too
 // Hugging Face rope_type values (code: the config's own strings, as in "PI (linear)").
 export const ROPE_TYPES = new Set('default linear dynamic yarn longrope llama3'.split(' '));
 // Function names written in formulas that are plain text (readouts, captions): math, not English prose.

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import init from 'posenc';
 import { figureDef } from '../../web/src/figures/registry.js';
 import data from '../../web/src/figures/defs/train-short.gen.js';
-import { PASSAGES, SCHEMES } from '../../web/src/figures/defs/train-short-live.js';
+import { PASSAGES, SCHEMES, passOf } from '../../web/src/figures/defs/train-short-live.js';
 
 const pe = await init();
 const MODELS = fileURLToPath(new URL('../../web/models/', import.meta.url));
@@ -53,10 +53,21 @@ test('train-short: the takeaway quotes the drawn losses (en and zh); ALiBi and K
   for (const n of quoted) assert.ok(def.tries[1].look.en.includes(n) && def.tries[1].look.zh.includes(n), n);
 });
 
-test('train-short: a live pass (the models read from web/models) gives the precomputed numbers', async () => {
-  const pre = await draw('train-short'), live = await draw('train-short', { models: MODELS });
-  assert.match(live.status.en, /computed live/);
-  for (const [k, x] of Object.entries(byId(pre))) assert.ok(Math.abs(byId(live)[k].value - x.value) < 2e-3, `${k}: ${byId(live)[k].value} vs ${x.value}`);
+test('a live pass (the figures' passOf, the models read from web/models) gives the precomputed numbers; another passage computes live', async () => {
+  const pre = data.passages[PASSAGES[0]].schemes;
+  for (const scheme of ['rope', 'alibi', 'xpos']) {
+    const lm = await pe.loadModel({ config: `${MODELS}${scheme}/config.json`, safetensors: `${MODELS}${scheme}/model.safetensors` });
+    const live = await passOf(lm, lm.encode(data.texts[PASSAGES[0]]), undefined, () => {});
+    lm.free();
+    assert.equal(live.head, pre[scheme].head);
+    for (const k of ['inside', 'past']) {
+      const [a, b] = k === 'inside' ? [[live.inside], [pre[scheme].inside]] : [Object.values(live.past), Object.values(pre[scheme].past)];
+      a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < 1e-3, `${scheme} ${k}: ${x} vs ${b[i]}`));   // stored to 4 digits
+    }
+    live.loss.forEach((x, i) => assert.ok(Math.abs(x - pre[scheme].loss[i]) < 1e-3, `${scheme} loss[${i}]`));
+  }
+  const rev = await draw('train-short', { passage: PASSAGES[3], models: MODELS });
+  assert.match(rev.status.en, /computed live/);
 });
 
 test('train-short-attention: the takeaway quotes the drawn gauges; RoPE attends far past the trained length, ALiBi stays local', async () => {

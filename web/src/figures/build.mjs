@@ -49,14 +49,14 @@ const wasmB64 = (f) => gzipSync(readFileSync(`${out}/${f}`), { level: 9 }).toStr
 const inlineWasm = {
   name: 'posenc-inline-wasm',
   // engine.js's main-thread fallback imports the whole API ('posenc'): here useSource's init() stands in for it
-  // the real-model figures' build-time numbers (model-data.gen.js, ~115 KB: the text's token ids among them) stay out of
-  // the single file (≤ 1 MB): there those two figures say that they need the package or the explainer
+  // the model figures' build-time numbers (model-data.gen.js, ~115 KB: the text's token ids among them; train-short.gen.js,
+  // ~80 KB) stay out of the single file (≤ 1 MB): there those four figures say that they need the package or the explainer
   resolveId: (id) => (id === 'virtual:posenc-wasm' ? '\0posenc-wasm' : id === 'posenc' ? '\0posenc-unused' : null),
   load: (id) => (id === '\0posenc-unused' ? 'export default () => { throw new Error("posenc standalone: no API import"); };' : id === '\0posenc-wasm' ? `export const WASM_SIMD = ${JSON.stringify(wasmB64('posenc-simd.wasm'))};\nexport const WASM_SCALAR = ${JSON.stringify(wasmB64('posenc-scalar.wasm'))};` : null),
 };
 const noModelData = {
   name: 'posenc-no-model-data', enforce: 'pre',   // before Vite's own resolver
-  resolveId: (id) => (id.endsWith('/model-data.gen.js') ? '\0posenc-no-model-data' : null),
+  resolveId: (id) => (/\/(model-data|train-short)\.gen\.js$/.test(id) ? '\0posenc-no-model-data' : null),
   load: (id) => (id === '\0posenc-no-model-data' ? 'export default null;' : null),
 };
 // The standalone script never fetches a file: the literal worker and .wasm URLs (which Vite would inline as data: URLs,

@@ -14,7 +14,7 @@ const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(0)} %`;
 /** @type {import('../params.js').FigureDef<P>} */
 export default {
   name: 'train-short-attention',
-  long: (p) => p.passage !== TINY_PARAMS.passage.default || p.models !== '',
+  long: (p) => p.passage !== TINY_PARAMS.passage.default,
   title: L('Train short, test long: where each scheme attends at position 2000', '短训练、长测试：各方案在第 2000 个位置关注哪里'),
   description: L('One head of the last layer of a tiny model trained on 128 characters: the attention of the last 256 queries (rows) of a 2048-character passage over every key (columns), pooled into cells; the dashed column marks keys 128 characters before the first query. Beneath: the layer’s mean attention mass on keys at least 128 away and on the last 16.',
     '一个在 128 个字符上训练的小模型最后一层的某个头：2048 字符段落中最后 256 个查询（行）对所有键（列）的注意力，合并成格；虚线列标出第一个查询之前 128 个字符处的键。下方：该层各头对至少 128 之外的键、以及对最近 16 个键的平均注意力。'),

@@ -15,8 +15,9 @@ export const SCHEME_LABELS = {
   learned: L('learned table', '可学习位置表'), sinusoidal: L('sinusoidal', '正弦'), rope: L('RoPE', 'RoPE'), alibi: L('ALiBi', 'ALiBi'),
   t5: L('T5 bias', 'T5 偏置'), nope: L('NoPE (none)', 'NoPE（无位置）'), xpos: L('xPos', 'xPos'), kerple: L('KERPLE (log)', 'KERPLE（对数核）'),
 };
-/** One colour per scheme (Okabe–Ito, then two of Paul Tol's), the same in both figures. */
-export const SCHEME_COLORS = { learned: '#E69F00', sinusoidal: '#56B4E9', rope: '#D55E00', alibi: '#009E73', t5: '#CC79A7', nope: '#8a8a96', xpos: '#0072B2', kerple: '#882255' };
+/** One colour per scheme: the figures' categorical palette (blocks/colormap.js `series`, each ≥ 3:1 on the light
+ * background and swapped for its `seriesDark` twin in the dark theme), and grey (dashed) for no position at all. */
+export const SCHEME_COLORS = { learned: '#8A6100', sinusoidal: '#A6488B', rope: '#D55E00', alibi: '#007A5A', t5: '#6A51A3', nope: '#8a8a96', xpos: '#0072B2', kerple: '#000000' };
 /** Held-out passages: the first 2,049 characters of each (verse texts, one per line, as the training script reads them). */
 export const PASSAGES = /** @type {const} */ (['Heb1:1-3:19', 'Jas1:1-3:18', '1Jn1:1-4:21', 'Rev1:1-3:22']);
 /** @typedef {typeof PASSAGES[number]} Passage */
@@ -112,7 +113,7 @@ export async function passOf(lm, ids, ctx, progress) {
 export async function runs(pe, p, schemes, ctx) {
   const data = await loadData();
   const pre = data?.passages?.[p.passage];
-  if (pre && !p.models) return { runs: pre.schemes, live: false };
+  if (pre) return { runs: pre.schemes, live: false };   // `models` only says where a live pass loads from
   if (!data) {
     throw new FigureError(L('This copy of the figures has no held-out text (single-file figures leave it out; a build without the bible-kjv-text package has none): open the figure in the explainer or with the npm package.',
       '这份图表没有留出的测试文本（单文件图表不包含它，没有安装 bible-kjv-text 的构建也没有）：请在讲解页面或用 npm 包打开这张图。'), 'figure');

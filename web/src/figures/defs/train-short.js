@@ -14,7 +14,7 @@ const signed = (/** @type {number} */ x) => `${x < 0 ? '−' : '+'}${f2(Math.abs
 /** @type {import('../params.js').FigureDef<P>} */
 export default {
   name: 'train-short',
-  long: (p) => p.passage !== TINY_PARAMS.passage.default || p.models !== '',
+  long: (p) => p.passage !== TINY_PARAMS.passage.default,
   title: L('Train short, test long: eight position schemes past their training length', '短训练、长测试：八种位置编码越过训练长度'),
   description: L('Loss (nats per character, mean over log-spaced buckets of positions) of eight copies of one tiny character-level transformer, each trained on 128-character windows of the King James Bible with another position scheme, reading a held-out passage up to 16× longer; computed by posenc’s own forward pass.',
     '同一个字符级小 Transformer 的八个副本，各用一种位置编码、在《钦定本圣经》的 128 字符片段上训练，读一段最长为训练长度 16 倍的留出文本时的损失（每字符奈特，按对数间隔的位置区间取平均）；由 posenc 自己的前向计算得出。'),
