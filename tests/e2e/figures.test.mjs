@@ -57,7 +57,8 @@ const TINY_REF = await (async () => {
   const dir = new URL('../../web/models/rope/', import.meta.url).pathname, r4 = (x) => Number(x.toPrecision(4)), r3 = (x) => Number(x.toPrecision(3));
   const lm = await pe.loadModel({ config: `${dir}config.json`, safetensors: `${dir}model.safetensors` });
   const head = data.passages[PASSAGES[0]].schemes.rope.head;
-  const ev = await lm.evaluate({ ids: lm.encode(data.texts[PASSAGES[0]]), attention: { layer: 2, head, rows: [1792, 2048] } });
+  const ids = lm.encode(data.texts[PASSAGES[0]]), n = ids.length;   // 2049 characters: 2048 predictions
+  const ev = await lm.evaluate({ ids, attention: { layer: 2, head, rows: [n - 256, n] } });
   lm.free();
   const loss = [];
   for (let k = 0; k + 1 < EDGES.length; k++) {
@@ -70,7 +71,7 @@ const TINY_REF = await (async () => {
     const q0 = Math.ceil((r * 256) / 24), q1 = Math.ceil(((r + 1) * 256) / 24);
     for (let c = 0; c < 48; c++) {
       let s = 0;
-      for (let q = q0; q < q1; q++) for (let j = Math.ceil((c * 2048) / 48); j < Math.ceil(((c + 1) * 2048) / 48); j++) s += ev.attention.rows[q * 2048 + j] / (q1 - q0);
+      for (let q = q0; q < q1; q++) for (let j = Math.ceil((c * n) / 48); j < Math.ceil(((c + 1) * n) / 48); j++) s += ev.attention.rows[q * n + j] / (q1 - q0);
       map.push(Math.fround(Math.sqrt(r3(s))));
     }
   }

@@ -53,7 +53,7 @@ test('train-short: the takeaway quotes the drawn losses (en and zh); ALiBi and K
   for (const n of quoted) assert.ok(def.tries[1].look.en.includes(n) && def.tries[1].look.zh.includes(n), n);
 });
 
-test('a live pass (the figures' passOf, the models read from web/models) gives the precomputed numbers; another passage computes live', async () => {
+test('a live pass (the figures’ passOf, the models read from web/models) gives the precomputed numbers; another passage computes live', async () => {
   const pre = data.passages[PASSAGES[0]].schemes;
   for (const scheme of ['rope', 'alibi', 'xpos']) {
     const lm = await pe.loadModel({ config: `${MODELS}${scheme}/config.json`, safetensors: `${MODELS}${scheme}/model.safetensors` });

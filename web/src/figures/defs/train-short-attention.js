@@ -36,13 +36,13 @@ export default {
   },
   /** @param {any} r @param {P} p */
   render(r, p) {
-    const s = r.runs[p.scheme], map = s.map, q0 = CTX - PROBE.rows;
+    const s = r.runs[p.scheme], map = s.map, n = CTX + 1, q0 = n - PROBE.rows;   // 2049 characters: positions 0 … 2048
     const far = mean(s.gauges.far), near = mean(s.gauges.near), inNear = mean(s.inRangeNear);
-    const col = Math.round(((q0 - TRAINED) / CTX) * map.cols);
+    const col = Math.round(((q0 - TRAINED) / n) * map.cols);
     return {
       map: { data: Float32Array.from(map.data, (/** @type {number} */ v) => Math.sqrt(v)), rows: map.rows, cols: map.cols, vmin: 0,
         rowTicks: Array.from({ length: map.rows }, (_, i) => q0 + Math.round((i * PROBE.rows) / map.rows)),
-        colTicks: Array.from({ length: map.cols }, (_, j) => Math.round((j * CTX) / map.cols)), marks: [{ col, label: `${q0 - TRAINED}` }],
+        colTicks: Array.from({ length: map.cols }, (_, j) => Math.round((j * n) / map.cols)), marks: [{ col, label: `${q0 - TRAINED}` }],
         caption: L(`${SCHEME_LABELS[p.scheme].en}, layer ${PROBE.layer + 1}, head ${s.head + 1}: the last ${PROBE.rows} queries of ${PASSAGE_LABELS[p.passage].en} (√ of the mass per cell)`,
           `${SCHEME_LABELS[p.scheme].zh}，第 ${PROBE.layer + 1} 层第 ${s.head + 1} 个头：${PASSAGE_LABELS[p.passage].zh}的最后 ${PROBE.rows} 个查询（每格注意力之和的平方根）`),
         xlabel: L('key position', '键的位置'), ylabel: L('query position', '查询位置') },
