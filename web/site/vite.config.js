@@ -25,11 +25,47 @@ const includes = {
   transformIndexHtml: { order: 'pre', handler: (html) => prerenderTex(joinCjkLines(expand(html))) },
 };
 
+// index.html's entry (start.js) imports the page's code (page.js) dynamically, after starting the worker. Vite puts
+// only an entry's static imports into the page, so this adds a <link rel="modulepreload"> for every chunk that import
+// loads (transitively) and a <link rel="stylesheet"> for their CSS: fetched while the page parses, styled from the
+// first paint, as when they were static. It also fails the build when the page's code has become a static import of
+// the entry again (a section's own <script> tag joins the entry), which would start the worker late again.
+const preloadDynamic = {
+  name: 'posenc-preload-dynamic',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { bundle, chunk }) {
+      if (!bundle || !chunk || !chunk.dynamicImports.length) return html;
+      const closure = (/** @type {string[]} */ start) => {
+        const seen = new Set(), todo = [...start];
+        while (todo.length) {
+          const f = /** @type {string} */ (todo.pop()), c = bundle[f];
+          if (seen.has(f) || c?.type !== 'chunk') continue;
+          seen.add(f); todo.push(...c.imports);
+        }
+        return seen;
+      };
+      const early = closure([chunk.fileName]);
+      const late = [...closure(chunk.dynamicImports)].filter((f) => !early.has(f));
+      for (const f of early) {
+        const m = Object.keys(/** @type {any} */ (bundle[f]).modules).find((id) => id.endsWith('/web/site/compute.js'));
+        if (m) throw new Error(`${chunk.fileName}: the page's code (${m}) is a static import of the entry; a section's script belongs in page.js`);
+      }
+      const css = late.flatMap((f) => [.../** @type {any} */ (bundle[f]).viteMetadata?.importedCss ?? []]);
+      return { html, tags: [
+        ...late.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: /** @type {const} */ ('head') })),
+        ...css.map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `./${f}` }, injectTo: /** @type {const} */ ('head') })),
+      ] };
+    },
+  },
+};
+
 export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
-  plugins: [includes, cspMeta],
+  plugins: [includes, cspMeta, preloadDynamic],
   resolve: { alias: { posenc: here('../../dist/index.js') } },
   worker: { format: 'es' },
   build: {
@@ -39,7 +75,12 @@ export default defineConfig({
     assetsInlineLimit: 0,      // wasm and fonts stay files (CSP: no data: URLs needed)
     chunkSizeWarningLimit: 2000,
     modulePreload: { polyfill: false },
-    rollupOptions: { input: { index: here('index.html'), embed: here('embed.html'), gallery: here('gallery.html') } },
+    rollupOptions: {
+      input: { index: here('index.html'), embed: here('embed.html'), gallery: here('gallery.html') },
+      // start.js's own imports in a small chunk of their own (the bundler would otherwise merge them into a chunk of
+      // the page's code, which the entry would then evaluate before starting the worker)
+      output: { manualChunks: (id) => (/\/web\/site\/page-worker\.js$|preload-helper/.test(id) ? 'start' : undefined) },
+    },
   },
   logLevel: 'warn',
 });
