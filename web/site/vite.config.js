@@ -3,6 +3,7 @@
 // carries in a <meta> of its own: csp.js).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cspMeta } from './csp.js';
 import { joinCjkLines } from './cjk-space.js';
@@ -19,10 +20,26 @@ const expand = (html, seen = []) => html.replace(/<!--\s*include\s+(\S+)\s*-->/g
   return expand(readFileSync(here(file), 'utf8'), [...seen, file]);
 });
 // Then the Chinese text loses the spaces its source line breaks would render between two CJK characters (cjk-space.js), and every data-tex formula is typeset
-// (KaTeX in Node: tex-build.js), so the browser runs no KaTeX.
+// (KaTeX in Node: tex-build.js), so the browser runs no KaTeX. The typeset formulas go to a file of their own,
+// assets/tex-HASH.json (hash of its text), preloaded from the page's <head> (<link id="tex-json">: tex-fill.js reads it).
+/** @type {Map<string, string>} */
+const texFiles = new Map();   // file name → JSON text
 const includes = {
   name: 'posenc-section-includes',
-  transformIndexHtml: { order: 'pre', handler: (html) => prerenderTex(joinCjkLines(expand(html))) },
+  transformIndexHtml: {
+    order: 'pre',
+    handler(html) {
+      const { html: page, json } = prerenderTex(joinCjkLines(expand(html)));
+      if (!json) return page;
+      const file = `assets/tex-${createHash('sha256').update(json).digest('hex').slice(0, 10)}.json`;
+      texFiles.set(file, json);
+      const attrs = { id: 'tex-json', rel: 'preload', as: 'fetch', crossorigin: true, href: `./${file}` };
+      return { html: page, tags: [{ tag: 'link', attrs, injectTo: /** @type {const} */ ('head') }] };
+    },
+  },
+  generateBundle() {
+    for (const [fileName, source] of texFiles) this.emitFile({ type: 'asset', fileName, source });
+  },
 };
 
 // index.html's entry (start.js) imports the page's code (page.js) dynamically, after starting the worker. Vite puts
