@@ -1,7 +1,6 @@
 // The page: prose, formulas (typeset at build time: tex-build.js), the package's figures (<posenc-figure>, defined once in web/src/figures) with a permalink and
 // an Embed panel each, and the live checks of sections 2–4 (controls → a task in the page's one worker, the figures' worker with tasks.js added → tables).
-import 'katex/dist/katex.min.css';
-import './style.css';
+// (KaTeX's stylesheet and the page's own: start.js, so that they are <link>s in the page's <head>)
 import { ready, latest, firstFigures, pageApi } from './compute.js';   // first: hands the figures engine the page's one worker before any figure runs
 import '../src/figures/index.js';
 import { fmt } from '../src/figures/blocks/format.js';

@@ -7,10 +7,11 @@
 import init, { wasmModule, simdSupported } from 'posenc';
 import { useSource, run, engineInfo } from '../src/figures/engine.js';
 import './theme-switch.js';
+import { takeWorker } from './page-worker.js';
 
 useSource({
   module: (/** @type {boolean} */ simd) => wasmModule({ simd }),
-  worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  worker: takeWorker,   // created before the page's code runs (start.js); the engine asks once
   init: (/** @type {WebAssembly.Module} */ module, /** @type {boolean} */ simd) => init({ module, simd }),
 });
 

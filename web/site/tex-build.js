@@ -35,11 +35,13 @@ const render = (tex, display) => katex.renderToString(tex, { displayMode: displa
   .replace(/ style="/g, ' data-s="');
 
 /** Typesets every empty element carrying data-tex="…". The typeset HTML does not go inside the elements: parsing
- * ~20,000 KaTeX spans held the parser for over a second on a slow machine, and with it the first figure. It goes into
- * one inert JSON text at the end of the body (<template id="tex-html">), one entry per formula — [html] or, for a display formula that can be stacked,
- * [html, stacked html] — and each element gets data-tex-k = its index; tex-fill.js puts them in place, those on screen
- * first. No KaTeX code runs in the browser.
- * @param {string} html @returns {string} */
+ * ~20,000 KaTeX spans held the parser for over a second on a slow machine, and with it the first figure. Nor does it
+ * go into the page: as one JSON text (1.8 MB, 86% of index.html) it still cost the parser 0.1–0.2 s before the page's
+ * scripts could run (issue 34). It is returned as `json`, one entry per formula — [html] or, for a display formula
+ * that can be stacked, [html, stacked html] — which vite.config.js writes to a file of its own (assets/tex-HASH.json,
+ * preloaded by the page); each element gets data-tex-k = its index, and tex-fill.js puts them in place, those on screen
+ * first. No KaTeX code runs in the browser. `json` is null for a page without formulas.
+ * @param {string} html @returns {{ html: string, json: string | null }} */
 export function prerenderTex(html) {
   /** @type {string[][]} */
   const out = [];
@@ -49,10 +51,5 @@ export function prerenderTex(html) {
     out.push(s ? [render(tex, display), render(s, true)] : [render(tex, display)]);
     return `<${tag}${attrs} data-tex-k="${out.length - 1}"></${tag}>`;
   });
-  if (!out.length) return page;
-  // JSON as the text of a <template>: with <, > and & escaped it is one text node (nothing for the parser to build, no
-  // inline script for the CSP to refuse)
-  const json = JSON.stringify(out).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-  const block = `<template id="tex-html">${json}</template>`;
-  return page.replace(/<\/body>/, `${block}\n</body>`);
+  return { html: page, json: out.length ? JSON.stringify(out) : null };
 }

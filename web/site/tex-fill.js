@@ -1,18 +1,22 @@
 // @ts-check
 // The page's formulas, typeset at build time (tex-build.js), put in place: each [data-tex-k] element gets its entry of
-// the JSON in <template id="tex-html">, those on or near the screen first, the rest in small slices so that no task is
-// long; KaTeX's sizes (data-s) are set through the CSSOM, which the CSP allows. fitMath() swaps a display formula
-// that does not fit its box (a phone) for its stacked version, also prepared at build time.
+// the JSON file that the page preloads (<link id="tex-json">), those on or near the screen first, the rest in small
+// slices so that no task is long; KaTeX's sizes (data-s) are set through the CSSOM, which the CSP allows. fitMath()
+// swaps a display formula that does not fit its box (a phone) for its stacked version, also prepared at build time.
 
-const tpl = /** @type {HTMLTemplateElement | null} */ (document.getElementById('tex-html'));
+const link = /** @type {HTMLLinkElement | null} */ (document.getElementById('tex-json'));
+/** @type {Promise<string[][]>} the same request as the preload (same URL, CORS mode): the browser answers it from there */
+const entries = link ? fetch(link.href, { mode: 'cors', credentials: 'same-origin' }).then((r) => r.json())
+  .catch((e) => { console.error(`posenc: the page's formulas did not load (${e.message})`); return []; }) : Promise.resolve([]);
 /** @type {string[][]} */
-const entries = tpl ? JSON.parse(tpl.content.textContent ?? '[]') : [];
+let texts = [];
 
 /** @param {HTMLElement} el */
 function fill(el) {
   const k = el.dataset.texK;
   if (k === undefined || el.dataset.texSet !== undefined) return;
-  const [wide, tall] = entries[Number(k)];
+  if (!texts[Number(k)]) return;
+  const [wide, tall] = texts[Number(k)];
   el.innerHTML = tall ? `<span class="tex-wide">${wide}</span><span class="tex-stacked" hidden>${tall}</span>` : wide;
   for (const e of /** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll('[data-s]'))) e.style.cssText = e.dataset.s ?? '';
   el.dataset.texSet = '';
@@ -22,6 +26,7 @@ function fill(el) {
  * figures have painted); resolves when all are in place.
  * @param {Promise<unknown>} [later] */
 export async function fillTex(later) {
+  texts = await entries;
   const all = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-tex-k]')]);
   const h = innerHeight, on = (/** @type {HTMLElement} */ el) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < h; };
   for (const el of all.filter(on)) fill(el);
