@@ -2,7 +2,6 @@
 // module compiled by the page and so needs no .wasm URL (its bundle then references no .wasm file).
 import { PosencError } from './validate.js';
 import { Posenc } from './posenc.js';
-import { createGpu } from './gpu/index.js';
 import type { GpuInitOptions } from './gpu/index.js';
 
 /**
@@ -34,8 +33,12 @@ export async function run<R>(create: (m: object) => Promise<R>, module: WebAssem
   })]);
 }
 
-/** @internal `pe` with its `gpu` (WebGPU or the wasm fallback, as `gpu` asks). */
+/**
+ * @internal `pe` with its `gpu` (WebGPU or the wasm fallback, as `gpu` asks). The WebGPU layer is imported on demand:
+ * a bundler puts it in a chunk of its own, so an app's main chunk does not carry it (~20 kB minified).
+ */
 export async function withGpu(pe: Posenc, gpu: GpuInitOptions): Promise<Posenc> {
+  const { createGpu } = await import('./gpu/index.js');
   Object.defineProperty(pe, 'gpu', { value: await createGpu(pe, gpu), enumerable: true });
   return pe;
 }
