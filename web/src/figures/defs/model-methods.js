@@ -74,6 +74,21 @@ export function decodeIds(b64) {
 }
 
 /**
+ * lm.evaluate's attention rows pooled to 24 query rows × 48 key columns: each cell the mean over its query rows of the
+ * attention mass on its keys.
+ * @param {{ rows: Float32Array, row_begin: number, row_end: number }} a
+ */
+export function poolAttention({ rows, row_begin, row_end }) {
+  const R = 24, C = 48, nq = row_end - row_begin, data = new Array(R * C).fill(0), count = new Array(R).fill(0);
+  for (let q = 0; q < nq; q++) count[Math.floor((q * R) / nq)]++;
+  for (let q = 0; q < nq; q++) {
+    const r = Math.floor((q * R) / nq);
+    for (let j = 0; j < row_end; j++) data[r * C + Math.floor((j * C) / row_end)] += rows[q * row_end + j] / count[r];
+  }
+  return { rows: R, cols: C, data };
+}
+
+/**
  * What the figures draw of one evaluation: per-bucket perplexity (exp of the mean loss) and top-1 accuracy, the summaries inside and past the
  * trained length (perplexity, accuracy, bits per character), the probed head's attention map pooled to 24 query rows ×
  * 48 key columns, and the far/near gauges of the probed layer.
@@ -95,18 +110,7 @@ export function summarize(ev, { trained, charsPerToken, layer, heads }) {
     const nll = c ? s / c : NaN;
     return { tokens: c, nll, ppl: Math.exp(nll), acc: c ? h / c : NaN, bpc: nll / Math.LN2 / charsPerToken };
   };
-  /** @type {{ rows: number, cols: number, data: number[], head: number, q0: number } | null} */
-  let map = null;
-  if (ev.attention) {
-    const { rows, row_begin, row_end } = ev.attention, R = 24, C = 48, nq = row_end - row_begin, data = new Array(R * C).fill(0);
-    const count = new Array(R).fill(0);
-    for (let q = 0; q < nq; q++) count[Math.floor((q * R) / nq)]++;
-    for (let q = 0; q < nq; q++) {
-      const r = Math.floor((q * R) / nq);
-      for (let j = 0; j < row_end; j++) data[r * C + Math.floor((j * C) / row_end)] += rows[q * row_end + j] / count[r];
-    }
-    map = { rows: R, cols: C, data, head: ev.attention.head, q0: row_begin };
-  }
+  const map = ev.attention ? { ...poolAttention(ev.attention), head: ev.attention.head, q0: ev.attention.row_begin } : null;
   const g = ev.gauges ? {
     far: Array.from(ev.gauges.far.slice(layer * heads, (layer + 1) * heads)), near: Array.from(ev.gauges.near.slice(layer * heads, (layer + 1) * heads)),
   } : null;

@@ -6,6 +6,7 @@
 // each model loaded by pe.loadModel (config.json + model.safetensors) from the folder the `models` parameter names, or
 // by default from the copy beside the code — dist/site/tiny-models in the package, the site's tiny-models/ on the explainer.
 import { FigureError, L } from '../params.js';
+import { poolAttention } from './model-methods.js';
 /** @typedef {import('../../index.js').Posenc} Posenc */
 /** @typedef {import('../params.js').ComputeContext} ComputeContext */
 
@@ -73,18 +74,7 @@ export function summarize(ev, head) {
   /** @param {number} a @param {number} b */
   const mean = (a, b) => { let s = 0, c = 0; for (let p = Math.max(a, 1); p < Math.min(b, n); p++) { s += ev.nll[p - 1]; c++; } return s / c; };
   for (let k = 0; k + 1 < EDGES.length && EDGES[k + 1] <= n; k++) loss.push(mean(EDGES[k], EDGES[k + 1]));
-  /** @type {{ rows: number, cols: number, data: number[] } | null} */
-  let map = null;
-  if (ev.attention) {
-    const { rows, row_begin, row_end } = ev.attention, R = 24, C = 48, nq = row_end - row_begin, data = new Array(R * C).fill(0);
-    const count = new Array(R).fill(0);
-    for (let q = 0; q < nq; q++) count[Math.floor((q * R) / nq)]++;
-    for (let q = 0; q < nq; q++) {
-      const r = Math.floor((q * R) / nq);
-      for (let j = 0; j < row_end; j++) data[r * C + Math.floor((j * C) / row_end)] += rows[q * row_end + j] / count[r];
-    }
-    map = { rows: R, cols: C, data };
-  }
+  const map = ev.attention ? poolAttention(ev.attention) : null;
   const H = ev.gauges ? ev.gauges.far.length / 3 : 0, L0 = PROBE.layer * H;
   const gauges = ev.gauges ? { far: Array.from(ev.gauges.far.slice(L0, L0 + H)), near: Array.from(ev.gauges.near.slice(L0, L0 + H)) } : null;
   return { loss, inside: mean(0, TRAINED), past: Object.fromEntries(LENGTHS.map((l) => [l, mean(TRAINED, Math.min(l, n))])), map, head, gauges };
