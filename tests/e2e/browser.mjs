@@ -41,4 +41,13 @@ export function shotPath(name) {
   return path;
 }
 
+/**
+ * A screenshot for people to look at (test-results/NAME.png), taken only when POSENC_SHOTS=1: nothing asserts on it,
+ * and a full-page shot of the explainer costs seconds, so the test command leaves them out
+ * (`POSENC_SHOTS=1 node --test tests/e2e/…` takes them).
+ */
+export async function shot(target, name, options = {}) {
+  if (process.env.POSENC_SHOTS === '1') await target.screenshot({ ...options, path: shotPath(name) });
+}
+
 export const settled = (page) => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 30000 });

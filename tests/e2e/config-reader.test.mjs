@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 
 const pe = await init();
@@ -76,7 +76,7 @@ test('every gallery model renders in every config figure, with the numbers the p
     if (r.mla) assert.equal(await readout('config-scale', 'mscale2'), r.mla.softmax_scale_factor, name);
   }
   assert.deepEqual(ctx.errors, []);
-  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-gallery-en') });
+  await shot(page.locator('#config-reader'), 'config-reader-gallery-en');
 });
 
 test('a bad config replaces the old result with an error naming the key, in English and in Chinese', async () => {
@@ -97,7 +97,7 @@ test('a bad config replaces the old result with an error naming the key, in Engl
   await ready('config-wavelengths').catch(() => {});
   await page.waitForFunction(() => /必须/.test(document.querySelector('#config-wavelengths').shadowRoot.querySelector('.error').textContent));
   assert.equal((await shown()).error, '参数错误：rope_scaling.factor：必须是 >= 1 的有限数（收到 0）。');
-  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-error-zh') });
+  await shot(page.locator('#config-reader'), 'config-reader-error-zh');
   // a typo inside the scaling dict: named, with the key it probably meant
   assert.match(await paste(bad.replace('"factor": 0,', '"factor": 40,').replace('"beta_fast"', '"beta_fats"')), /beta_fats/);
   assert.equal((await shown()).error, "参数错误：rope_scaling.beta_fats：rope_type 'yarn' 没有这个键（是否想写 'beta_fast'？）。");
@@ -153,7 +153,7 @@ test('Llama 3.1 and DeepSeek-V3: the scaling keys read, Llama 3’s bands and th
   assert.equal(await follows('config-scale', fixture('DeepSeek-V3.json')), 'ok');
   assert.deepEqual((await marksOf('config-scale')).map((m) => [m.x, m.label]), [[L1, '']]);
   assert.match(await page.$eval('#config-scale', (el) => el.shadowRoot.querySelector('[data-panel="plot"]').getAttribute('caption')), /original_max_position_embeddings = 4096/);
-  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-deepseek-en') });
+  await shot(page.locator('#config-reader'), 'config-reader-deepseek-en');
 });
 
 test('Chinese: the package’s notes translated, layer types named in Chinese, no English note left in place', async () => {
@@ -172,7 +172,7 @@ test('Chinese: the package’s notes translated, layer types named in Chinese, n
   assert.match(await readoutText('config-wavelengths', 'mrope', p), /通道对个数/);
   assert.equal(await follows('config-schedule', fixture('Qwen3.5-9B.json'), p), 'ok');
   assert.match(await readoutText('config-schedule', 'type-full_attention', p), /（默认层类型，即配置顶层的 RoPE 设置）$/);
-  await p.locator('#config-reader').screenshot({ path: shotPath('config-reader-zh-notes') });
+  await shot(p.locator('#config-reader'), 'config-reader-zh-notes');
   await p.context().close();
 });
 
@@ -206,7 +206,7 @@ test('Llama 4 pasted: the schedule strip shows every 4th layer NoPE; temperature
   const temp = csvRows(await csv('config-scale'), 'plot', 'Llama 4 query temperature (NoPE layers)');
   for (const t of temp) assert.ok(Math.abs(Number(t.value) - (1 + 0.1 * Math.log(1 + Math.floor((Number(t.x) + 1) / 8192)))) < 1e-12, t.x);
   assert.ok(Number(temp.at(-1).value) > 1.7);
-  await page.locator('#config-reader').screenshot({ path: shotPath('config-reader-llama4-en') });
+  await shot(page.locator('#config-reader'), 'config-reader-llama4-en');
 });
 
 test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the image block has one t, rows on h, columns on w', async () => {
@@ -256,7 +256,7 @@ test('M-RoPE: Qwen2.5-VL\'s ids of text + image equal mropePositionIds; the imag
   assert.equal(await follows('config-mrope', fixture('Qwen3.5-9B.json')), 'ok');
   const il = csvRows(await csv('config-mrope'), 'axes').map((c) => Number(c.value));
   assert.deepEqual(il, Array.from({ length: 32 }, (_, i) => (i % 3 === 1 && i < 33 ? 1 : i % 3 === 2 && i < 30 ? 2 : 0)));
-  await page.locator('#config-mrope').screenshot({ path: shotPath('config-reader-mrope-en') });
+  await shot(page.locator('#config-mrope'), 'config-reader-mrope-en');
 });
 
 test('M-RoPE\'s try: a 28×40 image on the chosen model (kept): 280 image tokens, ids up to 5 + 20, rope_deltas −260 as its sentence says', async () => {
@@ -324,17 +324,23 @@ test('the address keeps the gallery choice (not the config text); a link with it
 });
 
 test('phone width and Chinese: the reader fits, screenshots', async () => {
-  for (const [lang, vp] of [['en', { width: 1100, height: 1400 }], ['zh', { width: 1100, height: 1400 }], ['en', { width: 390, height: 844 }], ['zh', { width: 390, height: 844 }]]) {
-    const p = await ctx.open(`/?lang=${lang}#config-reader`, vp);
-    await p.click('#config-gallery button[data-model="gemma-3-27b"]');
-    // Gemma 3 multiplies attention by nothing: its sentence stands in for config-scale, which stays hidden
-    await p.waitForFunction(() => !document.getElementById('config-scale-none').hidden);
+  // one page at 390 px: English, then the language switch to Chinese (the page's own; a ?lang=zh load shows the same)
+  const p = await ctx.open('/?lang=en#config-reader', { width: 390, height: 844 });
+  await p.click('#config-gallery button[data-model="gemma-3-27b"]');
+  // Gemma 3 multiplies attention by nothing: its sentence stands in for config-scale, which stays hidden
+  await p.waitForFunction(() => !document.getElementById('config-scale-none').hidden);
+  for (const lang of ['en', 'zh']) {
+    if (lang === 'zh') {
+      await p.click('#lang-zh');
+      await p.waitForFunction(() => document.documentElement.dataset.lang === 'zh');
+    }
     for (const f of ['config-wavelengths', ...FOLLOWERS]) if (f !== 'config-scale') assert.equal(await ready(f, p), 'ok', f);
+    assert.equal(await p.$eval('#config-scale-none', (e) => e.hidden), false);
     const over = await p.$eval('#config-reader', (el) => el.scrollWidth - el.clientWidth);
-    assert.ok(over <= 1, `no horizontal overflow (${over} px) at ${vp.width}`);
-    await p.locator('#config-reader').screenshot({ path: shotPath(`config-reader-${lang}-${vp.width}`) });
-    await p.context().close();
+    assert.ok(over <= 1, `no horizontal overflow (${over} px) at 390 px, ${lang}`);
+    await shot(p.locator('#config-reader'), `config-reader-${lang}-390`);
   }
+  await p.context().close();
   assert.deepEqual(ctx.errors, []);
 });
 
@@ -360,7 +366,7 @@ test('keys as the file names them (Pythia: rotary_pct, rotary_emb_base; no "read
   // every cell inside the 390 px viewport (the table stacks into one card per key)
   const outside = await p.$$eval('#config-keys tbody td', (tds) => tds.map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0 && (r.left < 0 || r.right > 390.5)).length);
   assert.equal(outside, 0);
-  await p.locator('#config-keys').screenshot({ path: shotPath('config/keys-pythia-390') });
+  await shot(p.locator('#config-keys'), 'config/keys-pythia-390');
   // no M-RoPE in Pythia: config-mrope is hidden, and no Permalink · Embed bar is left standing in its place
   await p.waitForFunction(() => document.getElementById('config-mrope-box')?.hidden === true);
   assert.deepEqual(await p.$$eval('#config-mrope, #config-mrope + .embed-bar', (els) => els.map((e) => e.checkVisibility())), [false, false]);
@@ -389,6 +395,6 @@ for (const width of [390, 1280]) test(`config-wavelengths at ${width} px: each t
     assert.ok(gap <= 9, `"${m.label}" is ${gap.toFixed(1)} px from its line`);   // by its line, not across the plot
     for (const o of r.lines) if (o !== m) assert.ok(Math.abs(mid - m.y) < Math.abs(mid - o.y), `"${m.label}" (at ${mid.toFixed(1)}) nearer the line of "${o.label}" (${o.y.toFixed(1)}) than its own (${m.y.toFixed(1)})`);
   }
-  await p.locator('#config-wavelengths').screenshot({ path: shotPath(`config/wavelengths-${width}`) });
+  await shot(p.locator('#config-wavelengths'), `config/wavelengths-${width}`);
   await p.context().close();
 });

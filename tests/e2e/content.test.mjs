@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 
 const pe = await init();
 let ctx, page;
@@ -178,7 +178,7 @@ test('screenshots of the prose parts, en and zh, desktop and 360 px; nothing wid
       for (const id of ['s4-polar', 's4-models', 's5-derivation', 's6-ntk', 's7-more']) {
         const el = p.locator(`#${id}`);
         await el.scrollIntoViewIfNeeded();
-        await el.screenshot({ path: shotPath(`content-${id}-${l}-${tag}`) });
+        await shot(el, `content-${id}-${l}-${tag}`);
       }
       const wide = await p.$$eval('main .part', (els) => els.filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => e.id));
       assert.deepEqual(wide, [], `${tag} ${l}`);

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { openPage, CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { openPage, CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -69,7 +69,7 @@ test('390 px with the snippet\'s script: the iframe takes the figure\'s height (
   assert.equal(i.scrolls, false, `inner scrollbar at 390 px: ${JSON.stringify(i)}`);
   assert.ok(Math.abs(i.viewport - i.content) <= 1, `iframe ${i.viewport} px for ${i.content} px of content`);
   assert.ok(i.content > 900, `rope-decay on a phone is tall (${i.content} px)`);
-  await p.screenshot({ path: shotPath('embed-fit/390-script'), fullPage: true });
+  await shot(p, 'embed-fit/390-script', { fullPage: true });
   const phone = i.content;
   await p.setViewportSize({ width: 1100, height: 800 });
   await p.waitForFunction((h) => document.querySelector('iframe').clientHeight < h - 50, phone, { timeout: 10000 });
@@ -84,7 +84,7 @@ test('390 px with scripts stripped: the height attribute alone shows the whole f
   const i = await inner(frame);
   assert.equal(i.scrolls, false, `inner scrollbar: ${JSON.stringify(i)}`);
   assert.ok(i.viewport - i.content < 120, `no large gap below the figure: ${JSON.stringify(i)}`);
-  await p.screenshot({ path: shotPath('embed-fit/390-stripped'), fullPage: true });
+  await shot(p, 'embed-fit/390-stripped', { fullPage: true });
   await p.close();
 });
 

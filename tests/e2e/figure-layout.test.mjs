@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { figureNames, describeFigure } from 'posenc/figures';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { figurePage } from './figure-page.mjs';
 
 const NAMES = figureNames;   // every figure, the config reader's included
@@ -105,7 +105,7 @@ for (const lang of ['en', 'zh']) for (const width of [1280, 390]) {
     for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : []), ...(name.startsWith('config-') ? [{ config: LLAMA31 }] : [])].entries()) {
       await P.draw(name, params);
       const c = await P.page.evaluate(collisions, name);
-      if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await P.page.locator(`posenc-figure[figure="${name}"]`).screenshot({ path: shotPath(`layout/${name}-${k}-${lang}-${width}`) }); }
+      if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await shot(P.page.locator(`posenc-figure[figure="${name}"]`), `layout/${name}-${k}-${lang}-${width}`); }
     }
     await P.close();
     assert.deepEqual(found, []);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -31,7 +31,7 @@ test('a load failure (wasm HTTP 404) leaves the error box and no progress row', 
       const sr = el.shadowRoot, shown = (s) => { const n = sr.querySelector(s); return !!n && !n.hidden && n.getClientRects().length > 0; };
       return { error: shown('.error'), progress: shown('.progress'), cancel: shown('.cancel'), text: sr.querySelector('.error').textContent };
     });
-    await fig.screenshot({ path: shotPath('figures/load-error') });
+    await shot(fig, 'figures/load-error');
     assert.equal(state.error, true, 'the error box is shown');
     assert.match(state.text, /HTTP 404/);
     assert.equal(state.progress, false, 'no "computing… Cancel" row above the error');

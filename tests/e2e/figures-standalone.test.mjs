@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 import { scoreAt, SCORE_TOL } from '../engines/engines.mjs';
 import { PARENT_SNIPPET } from './parent-snippet.mjs';
@@ -88,7 +88,7 @@ test('from file:// in Chromium: paints, a control works, a worker computes, no r
   // toHTML() of the new state, from inside the file: the same page with d = 128
   const again = await fig.evaluate((el) => el.toHTML());
   assert.equal(again, readFileSync(file, 'utf8').replace('base="500000" controls', 'base="500000" d="128" controls'));
-  await p.screenshot({ path: shotPath('standalone/file') });
+  await shot(p, 'standalone/file');
   const other = p.requests.filter((u) => u !== url && !u.startsWith('blob:') && !u.startsWith('data:'));
   assert.deepEqual(other, [], 'no request besides the file itself');
   assert.deepEqual(p.errors, []);
@@ -126,7 +126,7 @@ test('under a sub-path in a sandboxed iframe: the parent\'s 3 lines apply the he
   await fig.locator('select[name="base"]').selectOption('10000');
   assert.equal(await ready(fig), 'ok');
   assert.ok(Math.abs(await readout(fig) - scoreAt(10000)) < SCORE_TOL);
-  await p.screenshot({ path: shotPath('standalone/iframe-dark') });
+  await shot(p, 'standalone/iframe-dark');
   // back to light when the parent says so
   await p.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'posenc:theme', theme: 'light' }, '*'));
   await fig.evaluate(() => new Promise((r) => setTimeout(r, 200)));

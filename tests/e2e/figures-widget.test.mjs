@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 import { scoreAt, SCORE_TOL } from '../engines/engines.mjs';
 import { FAKE_MODEL } from './fake-model.mjs';
@@ -68,7 +68,7 @@ test('anywidget contract: traits render the figure, a control writes params back
   // ALiBi's slope of head h (0-based) of H heads: 2^(−8(h+1)/H)
   const slope = await fig.evaluate((el) => Number(el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value));
   assert.ok(Math.abs(slope - 2 ** (-8 * 3 / 8)) < 1e-6, `slope of head 2 of 8: ${slope} vs ${2 ** -3}`);
-  await p.screenshot({ path: shotPath('widget/alibi') });
+  await shot(p, 'widget/alibi');
 
   // a bad trait is named
   await p.evaluate(() => model.set('figure', 'rope-decy'));

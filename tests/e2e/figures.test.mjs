@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import init from 'posenc';
 import { figureNames, describeFigure } from 'posenc/figures';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic, STRICT_CSP } from './figures-server.mjs';
 import { csvRows } from './csv.mjs';
 import { PERPLEXITY } from '../../web/src/figures/defs/evidence-extension.js';
@@ -312,7 +312,7 @@ test('every figure: painted, CSV = the API’s numbers, SVG ≈ canvas, PNG size
     assert.ok(cmp.mismatch <= SVG_MISMATCH_MAX, `${name}: SVG vs canvas mismatch ${(100 * cmp.mismatch).toFixed(2)} %`);
     assert.ok(cmp.texts > 3, `${name}: SVG text is text`);
     t.diagnostic(`${name}: ${cmp.w}×${cmp.h}, SVG vs canvas ${(100 * cmp.mismatch).toFixed(2)} % pixels off by > 64`);
-    await p.locator(sel).screenshot({ path: shotPath(`figures/${name}-en`) });
+    await shot(p.locator(sel), `figures/${name}-en`);
   }
   await p.close();
 });
@@ -323,7 +323,7 @@ test('Chinese and phone width: translated chrome, no horizontal overflow', async
     const sel = `posenc-figure[figure="${name}"]`;
     assert.equal(await ready(p, sel), 'ok', name);
     assert.equal(await p.$eval(sel, (el) => el.shadowRoot.querySelector('.title').textContent), describeFigure(name).title.zh);
-    await p.locator(sel).screenshot({ path: shotPath(`figures/${name}-zh-360`) });
+    await shot(p.locator(sel), `figures/${name}-zh-360`);
   }
   assert.equal(await p.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('.export').textContent), '导出 ▾');
   const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -400,7 +400,7 @@ test('theme="dark": dark background in the PNG export', async () => {
   assert.equal(await ready(p, 'posenc-figure'), 'ok');
   const px = await p.$eval('posenc-figure', async (el) => { const b = await createImageBitmap(await el.toPNG({ scale: 1 })); const c = new OffscreenCanvas(4, 4).getContext('2d'); c.drawImage(b, 0, 0); return [...c.getImageData(1, 1, 1, 1).data]; });
   assert.deepEqual(px, [0x17, 0x17, 0x1a, 255]);
-  await p.locator('posenc-figure').screenshot({ path: shotPath('figures/shaw-dark') });
+  await shot(p.locator('posenc-figure'), 'figures/shaw-dark');
   await p.close();
 });
 

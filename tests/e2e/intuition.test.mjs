@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 import { randomRows } from '../../web/src/figures/defs/util.js';
 import { defs } from '../../web/src/figures/registry.js';
@@ -80,7 +80,7 @@ test('rope-clock: shifting both positions turns every hand, but the angle betwee
   // and the page prints it so: the score after the shift and the one before it read the same
   const [after6, line] = await page.$eval('#rope-clock', (el) => { const o = el.shadowRoot.querySelector('output[data-id="score"]'); return [o.textContent, o.parentElement.textContent]; });
   assert.ok(line.includes(`before the shift: ${after6}`), line);
-  await page.locator('#rope-clock').screenshot({ path: shotPath('intuition-clock-en-1280') });
+  await shot(page.locator('#rope-clock'), 'intuition-clock-en-1280');
 });
 
 test('rope-worked: every printed number is the closed form; the score equals ⟨q, R_(n−m) k⟩ and does not change with m, n moved together', async () => {
@@ -101,7 +101,7 @@ test('rope-worked: every printed number is the closed form; the score equals ⟨
     assert.equal(cells.length, 5);
     rot(k, n).forEach((x, i) => near(Number(cells[i + 1][8].replace('−', '-')), x, 5e-5 + 1e-6, `Rₙk[${i}] in the table`));
   }
-  await page.locator('#rope-worked').screenshot({ path: shotPath('intuition-worked-en-1280') });
+  await shot(page.locator('#rope-worked'), 'intuition-worked-en-1280');
 });
 
 test('rope-relative: the map is constant along every diagonal (float tolerance) and equals ⟨q, R_(n−m) k⟩; moving q alone changes the score', async () => {
@@ -127,7 +127,7 @@ test('rope-relative: the map is constant along every diagonal (float tolerance) 
   for (const [t, v] of both.entries()) near(v, S(6, 2), tol, `both moved by ${t}`);
   const spread = Math.max(...qOnly) - Math.min(...qOnly), scale = Math.max(...map.map((c) => Math.abs(Number(c.value))));
   assert.ok(spread > 0.2 * scale, `moving q alone changes the score: spread ${spread}, scale ${scale}`);
-  await page.locator('#rope-relative').screenshot({ path: shotPath('intuition-relative-en-1280') });
+  await shot(page.locator('#rope-relative'), 'intuition-relative-en-1280');
 });
 
 test('ntk-base: NTK keeps the fastest pair, divides the slowest by s like PI, slows the rest by s^(−2i/(d−2)); PI divides all', async () => {
@@ -148,7 +148,7 @@ test('ntk-base: NTK keeps the fastest pair, divides the slowest by s like PI, sl
     near(last('largest angle seen'), len * th(d, base).at(-1), 1e-9 * len, 'L·θ_last');
   }
   function th(d, base) { return theta(d, base); }
-  await page.locator('#ntk-base').screenshot({ path: shotPath('intuition-ntk-base-en-1280') });
+  await shot(page.locator('#ntk-base'), 'intuition-ntk-base-en-1280');
 });
 
 test('scaling-wavelengths: every scheme’s stretch per pair is Hugging Face’s rule; Llama 3.1’s 29 / 6 / 29 bands', async () => {
@@ -177,7 +177,7 @@ test('scaling-wavelengths: every scheme’s stretch per pair is Hugging Face’s
   // the wavelength panel draws the thresholds the schemes switch at
   const marks = await page.$eval('#scaling-wavelengths', (el) => el.shadowRoot.querySelector('[data-panel="wave"]').marks.map((m) => m.y));
   assert.deepEqual(marks, [len, len / 4, len / 32]);
-  await page.locator('#scaling-wavelengths').screenshot({ path: shotPath('intuition-scaling-wavelengths-en-1280') });
+  await shot(page.locator('#scaling-wavelengths'), 'intuition-scaling-wavelengths-en-1280');
 });
 
 // "Try this" (the `tries` of each definition): one click sets these parameters, every other one at its default; the
@@ -223,7 +223,8 @@ test('every “try this” of the five figures shows what its sentence says', as
 });
 
 test('Chinese and phone width: the parts have no stray space between CJK characters; screenshots', async () => {
-  for (const [lang, vp] of [['zh', { width: 1280, height: 1400 }], ['zh', { width: 390, height: 844 }], ['en', { width: 390, height: 844 }]]) {
+  // at 390 px (the desktop width is the main page's; the spacing of the Chinese text does not depend on the width)
+  for (const [lang, vp] of [['zh', { width: 390, height: 844 }], ['en', { width: 390, height: 844 }]]) {
     const p = await ctx.open(`/?lang=${lang}#s4-intuition`, vp);
     for (const part of ['s4-intuition', 's6-intuition']) {
       // the part's own prose (its headings, paragraphs and notes; the figures' shadow roots are checked by their own tests)
@@ -231,7 +232,7 @@ test('Chinese and phone width: the parts have no stray space between CJK charact
       if (lang === 'zh') assert.ok(!/[\u3000-\u9fff\uff00-\uffef] +[\u3000-\u9fff\uff00-\uffef]/.test(text), `${part}: a space between two CJK characters`);
       for (const id of await p.$$eval(`#${part} posenc-figure`, (els) => els.map((e) => e.id))) {
         assert.equal(await p.locator(`#${id}`).evaluate(async (el) => { el.scrollIntoView(); return el.ready.then(() => 'ok', (e) => `ERR ${e.message}`); }), 'ok', id);
-        await p.locator(`#${id}`).screenshot({ path: shotPath(`intuition-${id}-${lang}-${vp.width}`) });
+        await shot(p.locator(`#${id}`), `intuition-${id}-${lang}-${vp.width}`);
       }
       const over = await p.$eval(`#${part}`, (el) => el.scrollWidth - el.clientWidth);
       assert.ok(over <= 1, `${part}: no horizontal overflow (${over} px) at ${vp.width}`);

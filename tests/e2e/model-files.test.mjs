@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 import { englishWords } from './zh-text.mjs';
 
@@ -75,7 +75,7 @@ test('preset pairs: the table, the verdict and the figure carry compareRope\'s n
   assert.match(got[1][4], /^longrope \(long\)[^]* ≠$/);
   assert.deepEqual(got[2], ['context assumed', 'current length', '4096', '131072', 'current length']);
   assert.match(await page.$eval('#model-files .model-files-engines p', (p) => p.textContent), /Differs from transformers: llama\.cpp, MLX/);
-  await page.locator('#model-files').screenshot({ path: shotPath('model-files-en') });
+  await shot(page.locator('#model-files'), 'model-files-en');
 });
 
 test('a picked config.json, a dropped one, a bad one, a .gguf without a reader', async () => {
@@ -141,7 +141,7 @@ test('Chinese: every text of the part in Chinese, CJK rules; phone width', async
   assert.deepEqual(prose.filter((t) => /[\u4e00-\u9fff]\s+[\u4e00-\u9fff]/.test(t)), [], 'a space between two CJK characters');
   const wide = await zh.$eval('#model-files', (e) => e.scrollWidth <= document.documentElement.clientWidth + 1);
   assert.ok(wide, 'no horizontal overflow at 390 px');
-  await zh.locator('#model-files').screenshot({ path: shotPath('model-files-zh-phone') });
+  await shot(zh.locator('#model-files'), 'model-files-zh-phone');
   // a bad file's error in Chinese, in the page's form for errors
   await zh.setInputFiles('#model-files .model-files-slot[data-slot="B"] input[type=file]',
     { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}') });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import init from 'posenc';
 import data from '../../web/src/figures/defs/model-data.gen.js';
 import { methodOptions, summarize, fmtPpl } from '../../web/src/figures/defs/model-methods.js';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { DIR_656K, GGUF_260K } from '../js/real-models.mjs';
 
 const pe = await init();
@@ -53,7 +53,7 @@ test('a .gguf picked on the page: its shape, then original vs ReRoPE at 1024 tok
   assert.equal(want.rerope.inside.ppl.toFixed(3), want.original.inside.ppl.toFixed(3));
   assert.ok(want.rerope.past.ppl < want.original.past.ppl, `${want.rerope.past.ppl} < ${want.original.past.ppl}`);
   assert.equal(await page.$$eval('#own-curve polyline', (l) => l.length), 2);
-  await page.locator('#own-model').screenshot({ path: shotPath('own-model-en') });
+  await shot(page.locator('#own-model'), 'own-model-en');
 });
 
 test('a config.json without weights names what is missing; the module stays usable', async () => {
@@ -70,5 +70,5 @@ test('zh and a phone: the panel in Chinese, nothing wider than the screen', asyn
   assert.match(await status(zh), /参数，5 层/);
   const over = await zh.$eval('#own-model', (e) => e.scrollWidth - e.clientWidth);
   assert.ok(over <= 1, `#own-model overflows by ${over} px`);
-  await zh.locator('#own-model').screenshot({ path: shotPath('own-model-zh') });
+  await shot(zh.locator('#own-model'), 'own-model-zh');
 });

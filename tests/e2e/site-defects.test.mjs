@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, settled, shotPath } from './browser.mjs';
+import { openPage, settled, shot } from './browser.mjs';
 
 const pe = await init();
 let ctx, page;
@@ -54,7 +54,7 @@ test('defect 14: a failed load leaves nothing of the previous table on display; 
   // …and really not drawn: the heatmap's own display: inline-block must not override `hidden` (issue 19; style.css).
   assert.equal(await page.$eval('#s2l-sim', (el) => [el.checkVisibility(), getComputedStyle(el).display].join()), 'false,none');
   assert.equal(await page.$eval('#s2l-lookup', (el) => [el.textContent, el.dataset.value]).then(([t, v]) => `${t}|${v}`), '—|undefined');
-  await page.locator('#s2l-form').screenshot({ path: shotPath('defect14-failed-load') });
+  await shot(page.locator('#s2l-form'), 'defect14-failed-load');
   // Changing another control does not bring the old table back.
   await set('s2l-pos', 3);
   assert.equal(await page.$eval('#s2l-sim', (el) => el.hidden), true);
@@ -80,7 +80,7 @@ test('defect 8: no table is wider than its box at desktop width (en and zh): eve
     }
   }
   await page.click('#lang-en');
-  await page.locator('#s4f-table').screenshot({ path: shotPath('defect8-s4f-table-en-1024') });
+  await shot(page.locator('#s4f-table'), 'defect8-s4f-table-en-1024');
   await page.setViewportSize({ width: 1280, height: 1400 });
 });
 
@@ -126,8 +126,8 @@ test('defect 11: DeBERTa’s position terms see only the bucketed δ; Transforme
   for (let i = 0; i < 8; i++) for (let j = i + 3; j < 10; j++) assert.ok(Number.isNaN(b(i, j)) && Number.isNaN(dd(i, j)), `masked at ${i},${j}`);
   const takeaway = await page.$eval('#transformer-xl', (el) => el.shadowRoot.querySelector('.takeaway').textContent);
   assert.doesNotMatch(takeaway, /\(b\) and \(d\) depend on the query–key distance only/);
-  await page.locator('#deberta').screenshot({ path: shotPath('defect11-deberta') });
-  await page.locator('#transformer-xl').screenshot({ path: shotPath('defect11-transformer-xl') });
+  await shot(page.locator('#deberta'), 'defect11-deberta');
+  await shot(page.locator('#transformer-xl'), 'defect11-transformer-xl');
 });
 
 test('defect 18: the numbers shown come from the API — no dot products, norms or complex products assembled in page or figure code', async () => {

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 
 const pe = await init();
 let ctx, page;
@@ -75,7 +75,7 @@ test('contents: sticky, marks the section being read; on a phone folded behind a
   await phone.click('.toc-toggle');
   assert.equal(await phone.$eval('#toc-list', (el) => el.checkVisibility()), true);
   assert.equal(await phone.$eval('.toc-toggle', (el) => el.getAttribute('aria-expanded')), 'true');
-  await phone.screenshot({ path: shotPath('guide/toc-390-open') });
+  await shot(phone, 'guide/toc-390-open');
   await phone.click('#toc a[href="#s7"]');
   assert.equal(await phone.$eval('#toc-list', (el) => el.checkVisibility()), false, 'following a link folds the list');
   await phone.close();
@@ -156,7 +156,7 @@ test('layout listings: each JavaScript translation equals the kernel; layouts ag
   await page.fill('#s4x-m', '1000');
   await page.waitForFunction(() => document.querySelector('#s4x-table').dataset.m === '1000' && document.querySelector('#s4x-table').dataset.d === '128');
   check(await diffs());
-  await page.locator('#s4-layouts').screenshot({ path: shotPath('guide/layouts-1280') });
+  await shot(page.locator('#s4-layouts'), 'guide/layouts-1280');
 });
 
 test('citations are links: papers to arXiv, posts to their pages, reference code at a commit', async () => {

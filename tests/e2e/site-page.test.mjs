@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
 import { figureNames } from 'posenc/figures';
-import { openPage, settled, shotPath } from './browser.mjs';
+import { openPage, settled, shot } from './browser.mjs';
 import { helpers } from './site-helpers.mjs';
 import { series } from '../../web/src/figures/blocks/colormap.js';
 
@@ -45,8 +45,8 @@ test('language switch: sections and figures switch to Chinese and back', async (
   assert.equal(await ready('rope-decay'), 'ok');
   assert.match(await page.$eval('#rope-decay', (el) => el.shadowRoot.querySelector('.status').textContent), /用时/);
   await page.waitForFunction(() => /lang=zh/.test(location.search));
-  await page.locator('#s4').screenshot({ path: shotPath('s4-zh') });
-  await page.locator('#s5').screenshot({ path: shotPath('s5-zh') });
+  await shot(page.locator('#s4'), 's4-zh');
+  await shot(page.locator('#s5'), 's5-zh');
   assert.equal(await ready('attention'), 'ok');
   const c = await page.$eval(block('attention', 'map'), (el) => el.cellCentre(1, 2));
   await page.mouse.move(c.x, c.y);
@@ -92,7 +92,7 @@ test('URL state and permalinks restore figures; the Embed panel gives script, if
   const frame = await (await host.waitForSelector('iframe')).contentFrame();
   await frame.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
   assert.equal(Number(await frame.$eval('posenc-figure', (el) => el.shadowRoot.querySelector('output[data-id="slope"]').dataset.value)), pe.alibiSlopes(6)[5]);
-  await host.screenshot({ path: shotPath('embed-iframe') });
+  await shot(host, 'embed-iframe');
   await p3.close(); await host.close();
 });
 
@@ -108,7 +108,7 @@ test('embed.html: a bad parameter is reported inside the figure; the gallery lis
   assert.equal(await ready('explorer', g), 'ok');
   assert.equal(await g.$eval('#rope-decay ~ table.params', (el) => el.rows.length - 1), 8, 'rope-decay: 8 parameters described (backend included)');
   await g.locator('#alibi').scrollIntoViewIfNeeded();
-  await g.screenshot({ path: shotPath('gallery') });
+  await shot(g, 'gallery');
   await g.close();
 });
 
@@ -132,7 +132,7 @@ test('phone width: no horizontal scrolling of the page', async () => {
   await settled(p3);
   const over = await p3.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(over <= 1, `page overflows by ${over}px`);
-  await p3.locator('#s5').screenshot({ path: shotPath('s5-phone') });
+  await shot(p3.locator('#s5'), 's5-phone');
   await p3.close();
 });
 

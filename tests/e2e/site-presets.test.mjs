@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 
 const pe = await init();
@@ -58,7 +58,7 @@ test('the presets reproduce the sources’ numbers: ALiBi Fig. 3, Su’s curve, 
   const map = csvRows(await csv('alibi'), 'map').filter((r) => r.row === '4').map((r) => Number(r.value));
   assert.deepEqual(map, Array.from(pe.alibiBias({ slopes: [pe.alibiSlopes(8)[0]], q_len: 5, mode: 'causal' }).subarray(20, 25), (v) => v + 0));   // + 0: the CSV writes −0 as 0
   assert.deepEqual(map, [-2, -1.5, -1, -0.5, 0]);
-  await page.locator('#alibi').screenshot({ path: shotPath('preset-alibi') });
+  await shot(page.locator('#alibi'), 'preset-alibi');
   // Su's curve, source 002: d = 128, base 10000, distances 0…256.
   await click(find('su-decay', /count=257/).i);
   const su = csvRows(await csv('su-decay')).map((r) => Number(r.value));
@@ -67,7 +67,7 @@ test('the presets reproduce the sources’ numbers: ALiBi Fig. 3, Su’s curve, 
   await click(find('rope-decay', /window=4096 bound=false at=2048/).i);
   const at = await page.$eval('#rope-decay', (el) => Number(el.shadowRoot.querySelector('output[data-id="at"]').dataset.value));
   assert.equal(at, pe.ropeInnerProductSweep({ q: 'ones', k: 'ones', head_dim: 512, rope_theta: 10000, q_position: 0, k_start: 2048, count: 1 })[0]);
-  await page.locator('#rope-decay').screenshot({ path: shotPath('preset-rope-decay-003-1') });
+  await shot(page.locator('#rope-decay'), 'preset-rope-decay-003-1');
   // The reader changes the window: the preset lets go and its note disappears.
   await page.$eval('#rope-decay', (el) => el.setAttribute('window', '16384'));
   assert.equal(await page.$$eval('.presets[data-figure="rope-decay"] button[aria-pressed="true"]', (bs) => bs.length), 0);
@@ -101,7 +101,7 @@ test('"try this" beside every figure: one click sets its state, the sentence say
   assert.equal(await page.$eval('[data-try="attention"] .try-look', (l) => l.textContent), describeFigure('attention').tries[0].look.zh);
   assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.textContent), '▶ 试一试');
   await page.click('#lang-en');
-  await page.locator('[data-try="context-extension"]').screenshot({ path: shotPath('try-context-extension') });
+  await shot(page.locator('[data-try="context-extension"]'), 'try-context-extension');
   assert.deepEqual(ctx.errors, []);
 });
 

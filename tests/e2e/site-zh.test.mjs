@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
 import { describeFigure, figureNames } from '../../web/src/figures/index.js';   // the sources the site is built from
-import { openPage, settled, shotPath } from './browser.mjs';
+import { openPage, settled, shot } from './browser.mjs';
 import { zhVisibleText, englishWords } from './zh-text.mjs';
 import { errorText } from '../../web/src/figures/messages.js';
 
@@ -60,7 +60,7 @@ test('zh mode: no English words in the visible text of the page and its figures'
   assert.ok(texts.some((t) => t.includes('旋转位置编码')), 'section prose is collected');
   assert.ok(texts.some((t) => t.includes('分桶后的 δ')), 'figure legends (shadow DOM) are collected');
   assert.deepEqual(englishWords(texts, CODE), []);
-  await page.screenshot({ path: shotPath('zh-1280-full'), fullPage: true, timeout: 120_000 });   // ~70,000 px tall: slow on a shared 2-core machine
+  await shot(page, 'zh-1280-full', { fullPage: true, timeout: 120_000 });   // ~70,000 px tall: slow on a shared 2-core machine
 });
 
 test('zh mode: the figure gallery (titles, descriptions, parameter tables, every figure) has no English words', async () => {
@@ -89,7 +89,7 @@ test('zh mode: error messages are Chinese — a figure parameter, a PosencError 
   await page.setInputFiles('#s2l-file', { name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from('[[1, 2], [3, 4]]') });
   await page.waitForFunction(() => document.querySelector('#s2l-info').dataset.rows === '2'); await settled(page);
   assert.equal(await page.$eval('#s2l-lookup', (el) => el.textContent), '位置 70 超出了表的范围（第 0…1 行）；勾选“截断”可改为重复最后一行。');
-  await page.locator('#s2l-form').screenshot({ path: shotPath('zh-s2-loader-error') });
+  await shot(page.locator('#s2l-form'), 'zh-s2-loader-error');
   const texts = await zhVisibleText(page);
   assert.deepEqual(englishWords(texts, CODE), []);
   ctx.errors.splice(0);   // the figures log their errors to the console (expected here)

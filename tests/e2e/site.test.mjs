@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
 import { figureNames } from 'posenc/figures';
-import { openPage, settled, shotPath } from './browser.mjs';
+import { openPage, settled, shot } from './browser.mjs';
 import { helpers } from './site-helpers.mjs';
 import { csvRows } from './csv.mjs';
 import { randomRows, tokensQK } from '../../web/src/figures/defs/util.js';
@@ -20,7 +20,7 @@ after(async () => { await ctx?.close(); });
 
 // ── helpers (site-helpers.mjs): figures are <posenc-figure id="NAME"> ──
 const { close, ready, readout, readoutText, block, pixels, control, shown, set, expectError } = helpers(() => page, () => ctx);
-const shoot = (section) => page.locator(`#${section}`).screenshot({ path: shotPath(section) });
+const shoot = (section) => shot(page.locator(`#${section}`), section);
 const csv = (id) => page.$eval(`#${id}`, (el) => el.toCSV());
 
 test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that paints, no section errors', async () => {
@@ -34,7 +34,7 @@ test('loads: KaTeX rendered, every figure of the page is a <posenc-figure> that 
   for (const id of ids) if (await page.$eval(`#${id}`, (e) => e.checkVisibility())) assert.equal(await ready(id), 'ok', id);
   assert.equal(await page.$eval('#permutation', (el) => el.engine), 'worker');
   assert.deepEqual(await page.$$eval('.error', (els) => els.filter((e) => !e.hidden).map((e) => e.textContent)), []);
-  await page.screenshot({ path: shotPath('page-top') });
+  await shot(page, 'page-top');
 });
 
 test('1 · permutation: only permuted without PE, changed with RoPE; colour scale fitted to the scores (defect 6); hover = API', async () => {

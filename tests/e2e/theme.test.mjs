@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { figureNames } from 'posenc/figures';
-import { CHROMIUM_ARGS, shotPath } from './browser.mjs';
+import { CHROMIUM_ARGS, shot } from './browser.mjs';
 import { serveStatic } from './figures-server.mjs';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -107,7 +107,7 @@ for (const [theme, path, expectBg] of [['light', '/light-all.html', '#ffffff'], 
     const dashed = [...rd.matchAll(/<path [^>]*stroke="([^"]+)"[^>]*stroke-dasharray="6 3"/g)].map((m) => m[1]);
     assert.ok(dashed.length >= 1);
     for (const c of dashed) assert.ok(contrast(c, expectBg) >= CURVE_MIN, `bound curve ${c} on ${expectBg}`);
-    await p.locator('posenc-figure[figure="rope-decay"]').screenshot({ path: shotPath(`theme/rope-decay-${theme}`) });
+    await shot(p.locator('posenc-figure[figure="rope-decay"]'), `theme/rope-decay-${theme}`);
     await p.close();
   });
 }

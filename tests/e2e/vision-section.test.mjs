@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, shotPath } from './browser.mjs';
+import { openPage, shot } from './browser.mjs';
 import { helpers } from './site-helpers.mjs';
 import { INTEGER, NORMALISED } from '../../web/src/figures/defs/patch-grid.js';
 
@@ -72,5 +72,5 @@ test('guided path: the contents, "what you will learn" and the summary table rea
   assert.deepEqual(rows['dual-chunk'], ['#s6', '#s6-dual-chunk', '#dual-chunk']);
   await page.$eval('#s10', (el) => el.scrollIntoView());
   await page.waitForFunction(() => document.querySelector('#toc').dataset.current === 's10', null, { timeout: 5000 });
-  await page.locator('#s10-takeaways').screenshot({ path: shotPath('s10-takeaways') });
+  await shot(page.locator('#s10-takeaways'), 's10-takeaways');
 });

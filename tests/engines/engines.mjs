@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from '../e2e/browser.mjs';
+import { CHROMIUM_ARGS, shot } from '../e2e/browser.mjs';
 import { serveStatic } from '../e2e/figures-server.mjs';
 
 export const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -158,14 +158,14 @@ export async function checkPost({ name, out, path, html, dark, frame, extra, ign
     const file = await dl;
     assert.equal(file.suggestedFilename(), 'posenc-rope-decay.png');
     assert.deepEqual([...readFileSync(await file.path()).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name}: a PNG`);
-    await fig.screenshot({ path: shotPath(`engines/${name}`) });
+    await shot(fig, `engines/${name}`);
     if (dark) {
       await p.evaluate(dark);
       const bg = () => fig.evaluate((el) => getComputedStyle(el).getPropertyValue('--pe-bg').trim());
       for (const t0 = Date.now(); await bg() !== '#17171a'; await p.waitForTimeout(50)) {
         if (Date.now() - t0 > 5000) assert.fail(`${name}: the figure did not follow the page's dark mode`);
       }
-      await p.screenshot({ path: shotPath(`engines/${name}-dark`) });
+      await shot(p, `engines/${name}-dark`);
     }
     if (extra) await extra(p, fig);   // the engine's own checks, on the page as it is now
     assert.deepEqual(errors.filter((e) => !ignore.some((r) => r.test(e))), [], `${name}: console errors`);

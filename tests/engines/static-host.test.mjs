@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from '../e2e/browser.mjs';
+import { CHROMIUM_ARGS, shot } from '../e2e/browser.mjs';
 import { installPackage, pythonServer, scoreAt, SCORE_TOL, tempDir } from './engines.mjs';
 
 const t = tempDir('static-host'), pkg = join(t.dir, 'consumer');
@@ -54,7 +54,7 @@ for (const [where, prefix] of [['the root', '/'], ['a sub-path', '/blog/explaine
       const v = await fig.evaluate((el) => Number(el.shadowRoot.querySelector('output[data-id="at"]').dataset.value));
       assert.ok(Math.abs(v - scoreAt(500000)) < SCORE_TOL, `embed read-out ${v} vs ${scoreAt(500000)}`);
       assert.equal(await fig.evaluate((el) => el.shadowRoot.querySelector('.error').hidden), true);
-      await p.screenshot({ path: shotPath(`static-host/embed-${prefix.length}`) });
+      await shot(p, `static-host/embed-${prefix.length}`);
 
       for (const page of ['', 'gallery.html']) {
         await p.goto(`${S.origin}${prefix}${page}`);

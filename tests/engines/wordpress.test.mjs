@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, shotPath } from '../e2e/browser.mjs';
+import { CHROMIUM_ARGS, shot } from '../e2e/browser.mjs';
 import { installPackage, repo, scoreAt, SCORE_TOL, sh, tempDir } from './engines.mjs';
 
 const HOST = 'posenc-wp.test', DB = 'posenc_wp_test', WP = '/usr/share/wordpress';
@@ -131,7 +131,7 @@ echo json_encode(['id' => $id, 'saved' => get_post($id)->post_content, 'rendered
       assert.ok(Math.abs(x - scoreAt(500000)) < SCORE_TOL, `${name}: read-out ${x} vs ${scoreAt(500000)}`);
       // the script comes from the plugin's own folder, not from the post
       assert.equal(await v.locator(`script[src^="${origin}/wp-content/plugins/posenc/assets/figures-loader.js"]`).count(), 1, `${name}: the plugin's script`);
-      await fig.screenshot({ path: shotPath(`engines/wordpress-${name}`) });
+      await shot(fig, `engines/wordpress-${name}`);
       assert.deepEqual(errors, [], `${name}: console and HTTP errors`);
       await v.close();
       phase(name);

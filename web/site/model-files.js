@@ -240,7 +240,13 @@ function engineMatrix() {
 onLang(update);
 figure.hidden = true;
 update();
-pageApi().then(async (p) => {
-  pe = p;
-  pairButtons[0].click();   // start with a pair: Llama 3.1 vs Llama 3.2
-});
+// The first pair (Llama 3.1 vs Llama 3.2) is read when the section comes near the screen: reading two configs in every
+// engine costs the main thread about half a second, which a reader at the top of the page should not wait for.
+new IntersectionObserver((entries, io) => {
+  if (!entries.some((e) => e.isIntersecting)) return;
+  io.disconnect();
+  pageApi().then((p) => {
+    pe = p;
+    (root.querySelector('button[data-pair][aria-pressed="true"]') ?? pairButtons[0]).click();   // a pair already chosen, else the first
+  });
+}, { rootMargin: '1500px 0px' }).observe(root);
