@@ -33,7 +33,6 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
   return { page, url: `${base}${path}`, base, errors, open, close: async () => { await browser.close(); server.close(); } };
 }
 
-/** Waits until every computation the page started has been drawn. */
 /** Where a screenshot named NAME goes: test-results/NAME.png (ignored by git; NAME may hold a folder). */
 export function shotPath(name) {
   const path = fileURLToPath(new URL(`../../test-results/${name}.png`, import.meta.url));
@@ -50,4 +49,11 @@ export async function shot(target, name, options = {}) {
   if (process.env.POSENC_SHOTS === '1') await target.screenshot({ ...options, path: shotPath(name) });
 }
 
+/** Switches the page's language with its own switch (#lang-en / #lang-zh) and waits until the page has taken it. */
+export async function setLang(page, lang) {
+  await page.click(`#lang-${lang}`);
+  await page.waitForFunction((l) => document.documentElement.dataset.lang === l, lang);
+}
+
+/** Waits until every computation the page started has been drawn. */
 export const settled = (page) => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 30000 });

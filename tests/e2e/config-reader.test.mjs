@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import init from 'posenc';
-import { openPage, shot } from './browser.mjs';
+import { openPage, shot, setLang } from './browser.mjs';
 import { csvRows } from './csv.mjs';
 
 const pe = await init();
@@ -330,10 +330,7 @@ test('phone width and Chinese: the reader fits, screenshots', async () => {
   // Gemma 3 multiplies attention by nothing: its sentence stands in for config-scale, which stays hidden
   await p.waitForFunction(() => !document.getElementById('config-scale-none').hidden);
   for (const lang of ['en', 'zh']) {
-    if (lang === 'zh') {
-      await p.click('#lang-zh');
-      await p.waitForFunction(() => document.documentElement.dataset.lang === 'zh');
-    }
+    if (lang === 'zh') await setLang(p, 'zh');
     for (const f of ['config-wavelengths', ...FOLLOWERS]) if (f !== 'config-scale') assert.equal(await ready(f, p), 'ok', f);
     assert.equal(await p.$eval('#config-scale-none', (e) => e.hidden), false);
     const over = await p.$eval('#config-reader', (el) => el.scrollWidth - el.clientWidth);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import init from 'posenc';
-import { openPage, shot } from './browser.mjs';
+import { openPage, shot, setLang } from './browser.mjs';
 
 const pe = await init();
 let ctx, page;
@@ -28,7 +28,6 @@ async function setParam(figure, name, value) {
   await page.$eval(`#${figure}`, (el, [n, v]) => el.setAttribute(n, String(v)), [name, value]);
   await page.waitForTimeout(50);
 }
-const setLang = async (p, l) => { await p.click(`#lang-${l}`); await p.waitForFunction((x) => document.documentElement.dataset.lang === x, l); };
 
 test('every live output is filled', async () => {
   const empty = await page.$$eval('output[data-live]', (els) => els.filter((e) => e.dataset.value === undefined || e.textContent === '—').map((e) => e.dataset.live));
