@@ -122,7 +122,7 @@ test('--png: PNG signature, width × scale pixels, alt text inside (iTXt) and be
     assert.deepEqual([...b.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
     assert.equal(b.readUInt32BE(16), w, 'IHDR width');
     const alt = readFileSync(`${file}.alt.txt`, 'utf8').trim();
-    assert.match(alt, w === 390 ? /RoPE 的远程衰减。 参数：base=500000。/ : /^RoPE’s long-range decay\. Drawn with base = 500000\./);
+    assert.match(alt, w === 390 ? /RoPE 的远程衰减。参数：base=500000。/ : /^RoPE’s long-range decay\. Drawn with base = 500000\./);
     assert.ok(b.includes(Buffer.from(`iTXtDescription\0\0\0\0\0${alt}`)), 'the alt text is in the PNG');
     console.log(`# ${file.split('/').pop()}: ${(b.length / 1024).toFixed(0)} KiB, ${r.err.trim()}`);
   }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { cspMeta } from './csp.js';
 import { joinCjkLines } from './cjk-space.js';
 import { prerenderTex } from './tex-build.js';
+import { firstPaint, firstPaintPost } from './first-paint.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -78,11 +79,13 @@ const preloadDynamic = {
   },
 };
 
+const first = firstPaint();
+
 export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
-  plugins: [includes, cspMeta, preloadDynamic],
+  plugins: [includes, first, cspMeta, preloadDynamic, firstPaintPost(first)],
   resolve: { alias: { posenc: here('../../dist/index.js') } },
   worker: { format: 'es' },
   build: {

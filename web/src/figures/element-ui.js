@@ -15,6 +15,11 @@ export const UI = { export: L('Export', '导出'), data: L('Data table', '数据
 export const css = `
 :host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
 [hidden] { display: none !important; }
+/* children (a picture of the figure) until the first paint; the figure's own content is laid out, unseen, meanwhile */
+slot { display: none; }
+:host([data-placeholder]) { position: relative; }
+:host([data-placeholder]) slot { display: block; }
+:host([data-placeholder]) > :not(slot) { position: absolute; top: 0; left: 0; right: 0; visibility: hidden; }
 .title { font-weight: 700; margin: 0; }
 .takeaway { margin: 2px 0 8px; color: var(--pe-fg); }
 form { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 6px 0 10px; padding: 8px 10px; background: var(--pe-panel); border-radius: 6px; }

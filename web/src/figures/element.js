@@ -4,6 +4,8 @@
 // plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
 // text: that caption), theme="light|dark". Attribute changes re-render; panels follow the container's width.
 // el.ready: a Promise that resolves when the current state is painted (rejects with the error shown).
+// Children (e.g. a <picture> of the figure at its defaults) stand in for it until it first paints, and where scripts
+// do not run; its own content is laid out meanwhile, unseen, so that it paints at its final width.
 // Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
 // figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
@@ -50,6 +52,7 @@ export class PosencFigure extends Base {
   /** @private @type {import('./engine.js').Job | null} */ _job = null;
   /** @private */ _visible = false;
   /** @private */ _userCancel = false;
+  /** @private */ _painted = false;
   /** @private */ _queued = false;
   /** @private @type {Deferred} */ _deferred = this._newDeferred();
   /** @private @type {{ def: FigureDef, p: Record<string, any>, panels: PanelSpec[], backend: string | undefined } | null} */ _last = null;
@@ -62,7 +65,7 @@ export class PosencFigure extends Base {
 
   constructor() {
     super();
-    shadow(this, css, `<p class="title" part="title"></p><p class="takeaway" part="takeaway"></p><form hidden></form>
+    shadow(this, css, `<slot></slot><p class="title" part="title"></p><p class="takeaway" part="takeaway"></p><form hidden></form>
       <p class="progress" hidden><progress max="1" value="0"></progress><output class="status"></output><button type="button" class="cancel"></button></p>
       <p class="error" role="alert" hidden></p><div class="panels"></div><div class="readouts" aria-live="polite"></div><div class="tables"></div>
       <div class="bar"><button type="button" class="export" aria-expanded="false"></button><span class="menu" hidden>
@@ -84,7 +87,13 @@ export class PosencFigure extends Base {
     });
   }
 
-  connectedCallback() { watchTheme(this); if (this._io && !this._visible) this._io.observe(this); else this._visible = true; this._schedule(); }
+  connectedCallback() {
+    // children that stand in for the figure until its first paint (text alone, e.g. "needs JavaScript", does not)
+    if (!this._painted && this.querySelector(':scope > :not(script, template, style)')) this.setAttribute('data-placeholder', '');
+    watchTheme(this);
+    if (this._io && !this._visible) this._io.observe(this); else this._visible = true;
+    this._schedule();
+  }
   disconnectedCallback() { unwatchTheme(this); this._io?.disconnect(); this._job?.cancel(); }
   /** @param {string} name @param {string | null} old @param {string | null} value */
   attributeChangedCallback(name, old, value) {
@@ -132,6 +141,9 @@ export class PosencFigure extends Base {
     if (err) d.reject(err); else d.resolve(this);
   }
 
+  /** @private The figure's own content replaces the children that stood in for it (for good). */
+  _shown() { this._painted = true; this.removeAttribute('data-placeholder'); }
+
   /** @private @param {Bilingual | string | null | undefined} s */
   _text(s) { return tr(s, this.lang); }
 
@@ -161,6 +173,7 @@ export class PosencFigure extends Base {
     $(sr, '.backend').hidden = true;
     $(sr, '.progress').hidden = true;   // no "computing… Cancel" above an error: nothing is computing any more
     this._last = null;
+    this._shown();
     const msg = `<posenc-figure figure="${this.getAttribute('figure')}">: ${e.text ? e.text.en : e.message}`;
     if (msg !== this._logged) console.error(msg);   // once per error, not again when the same state is revisited
     this._logged = msg;
@@ -209,6 +222,7 @@ export class PosencFigure extends Base {
     if (this._job !== job) return;
     const ms = performance.now() - t0;
     try { this._paint(def, p, r, ms); } catch (e) { this._showError(e); return; }
+    this._shown();
     this._logged = null;
     if (long) { bar.value = 1; Object.assign($(sr, '.cancel'), { disabled: true, hidden: true }); status.dataset.state = 'done'; }   // nothing left to cancel
     this._settle();

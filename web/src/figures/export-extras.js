@@ -46,7 +46,8 @@ function drawnWith(params, zh) {
 export function altTextOf({ title, takeaway, params, readouts, zh }) {
   const set = params.length ? drawnWith(params, zh) : '';
   const ro = readouts.filter(Boolean).join(zh ? '；' : '; ');
-  return [`${title}${zh ? '。' : '.'}`, params.length ? '' : takeaway, set, ro && `${ro}${zh ? '。' : '.'}`].filter(Boolean).join(' ');
+  return [`${title}${zh ? '。' : '.'}`, params.length ? '' : takeaway, set, ro && `${ro}${zh ? '。' : '.'}`].filter(Boolean)
+    .join(zh ? '' : ' ');   // Chinese sentences follow one another without a space
 }
 
 /**

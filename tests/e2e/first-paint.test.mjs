@@ -1,0 +1,88 @@
+// The page's first figure drawn at build time (web/site/first-paint.js, issue 34): the pictures inside §1's
+// <posenc-figure id="permutation"> exist as files, hold the numbers the live figure computes, stand in for it until it
+// paints (the picture of the page's language, colours and width), and give way to it once it has painted; without
+// scripts they are the figure.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS } from './browser.mjs';
+
+const SITE = new URL('../../build/site/', import.meta.url);
+const html = readFileSync(new URL('index.html', SITE), 'utf8');
+const figure = /<posenc-figure id="permutation"[^>]*>([\s\S]*?)<\/posenc-figure>/.exec(html)?.[1] ?? '';
+let browser, server, base;
+before(async () => {
+  server = await serve(0); base = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+after(async () => { await browser?.close(); server?.close(); });
+
+/** The numbers an SVG draws as text (the heatmaps' cells and colour bars, the read-outs), sorted. */
+const numbers = (/** @type {string} */ svg) => [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].trim())
+  .filter((t) => /^[−-]?\d+(?:\.\d+)?$/.test(t)).sort();
+/** What a page at `path` shows of the figure's children: [class, lang, the image's file] of each picture on display. */
+const shown = (page) => page.evaluate(() => [...document.querySelectorAll('#permutation > picture')]
+  .filter((p) => /** @type {HTMLElement} */ (p).checkVisibility())
+  .map((p) => [p.className, p.lang, /** @type {HTMLImageElement} */ (p.querySelector('img')).currentSrc.split('/').pop(), /** @type {HTMLImageElement} */ (p.querySelector('img')).naturalWidth > 0]));
+
+test('the first figure carries its pictures: English and Chinese, light and dark, desktop and phone, as files of the site', () => {
+  const pictures = [...figure.matchAll(/<picture class="first-paint (light|dark)" lang="(en|zh)"><source media="\(max-width: 600px\)" srcset="\.\/([^"]+)" width="374" height="\d+"><img src="\.\/([^"]+)" width="988" height="\d+" alt="([^"]+)"/g)];
+  assert.deepEqual(pictures.map((m) => `${m[2]}-${m[1]}`), ['en-light', 'en-dark', 'zh-light', 'zh-dark'], figure.slice(0, 300));
+  for (const m of pictures) {
+    for (const f of [m[3], m[4]]) assert.ok(existsSync(new URL(f, SITE)), `${f} is in the site`);
+    assert.match(m[3], new RegExp(`^assets/permutation-${m[2]}-${m[1]}-374-[0-9a-f]{10}\\.svg$`));
+    assert.match(m[4], new RegExp(`^assets/permutation-${m[2]}-${m[1]}-988-[0-9a-f]{10}\\.svg$`));
+    assert.match(m[5], m[2] === 'en' ? /^Attention cannot see word order\. / : /^注意力看不到语序。没有位置编码时/, 'the alt text is the figure\'s own, in its language');
+  }
+});
+
+test('the picture shows what the live figure computes, stands in for it until it paints, and then gives way', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  // far below the first screen the figure has not computed yet: its picture stands in for it
+  assert.equal(await page.getAttribute('#permutation', 'data-placeholder'), '');
+  const [first] = await shown(page);
+  assert.deepEqual(first.slice(0, 2), ['first-paint light', 'en']);
+  assert.match(first[2], /^permutation-en-light-988-/);
+  const drawn = readFileSync(new URL(`assets/${first[2]}`, SITE), 'utf8');
+  await page.locator('#permutation').scrollIntoViewIfNeeded();
+  await page.evaluate(() => /** @type {any} */ (document.getElementById('permutation')).ready);
+  assert.equal(await page.getAttribute('#permutation', 'data-placeholder'), null, 'painted: the figure shows itself');
+  assert.deepEqual(await shown(page), [], 'no picture on display beside the live figure');
+  // the same numbers: every cell value, colour-bar value and read-out number of the picture drawn in Node at build
+  // time is the live figure's (the same default parameters, computed again by the wasm core in the browser)
+  const live = await page.evaluate(() => /** @type {any} */ (document.getElementById('permutation')).toSVG());
+  const a = numbers(drawn), b = numbers(live);
+  assert.ok(a.length >= 27, `the picture draws the three 3 × 3 maps' values (${a.length} numbers)`);
+  assert.deepEqual(a, b);
+  await context.close();
+});
+
+test('without scripts the picture is the figure: the page\'s colours, the phone\'s drawing under 600 px', async () => {
+  for (const [width, colorScheme, want] of /** @type {const} */ ([[1280, 'light', 'en-light-988'], [1280, 'dark', 'en-dark-988'], [390, 'light', 'en-light-374']])) {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${base}/#permutation`, { waitUntil: 'load' });
+    const s = await shown(page);
+    assert.equal(s.length, 1, JSON.stringify(s));
+    assert.match(s[0][2], new RegExp(`^permutation-${want}-[0-9a-f]{10}\\.svg$`));
+    assert.equal(s[0][3], true, 'loaded');
+    const box = await page.locator('#permutation > picture:visible img').boundingBox();
+    assert.ok(box && Math.abs(box.width - (width === 390 ? 374 : 988)) <= 2, `drawn at the column's width (${box?.width} px)`);
+    await context.close();
+  }
+});
+
+test('in Chinese, the Chinese picture stands in for the figure', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/?lang=zh`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const s = await shown(page);
+  assert.deepEqual(s.map((x) => x.slice(0, 2)), [['first-paint light', 'zh']]);
+  await context.close();
+});

@@ -1,0 +1,81 @@
+// @ts-check
+// A figure's first paint, drawn at build time (issue 34: the first figure within a second of a cold load). The figure
+// marked `data-prerender` in index.html (the page's first, §1's permutation) is drawn by the package in Node — the
+// Export menu's own code (posenc/figures' figureSVG, at its default parameters or the attributes given) — in English
+// and Chinese, light and dark, at the page column's width on a desktop (988 px) and on a phone (374 px): eight SVG files
+// in assets/, named by a hash of their text. Inside the element go one <picture> per language and theme (style.css
+// shows the one for the page's language and colours), each choosing the phone's drawing under 600 px. The English
+// pictures load with the page (the language it opens in: the light and the dark one, one of them hidden); the Chinese
+// ones are lazy, so that they load only where the page shows them. The element shows them until its own first paint (element.js: its children stand
+// in for it), so the reader sees the figure as soon as the page paints, not once the scripts, the worker and the wasm
+// have run; the same pictures are what a reader without scripts sees.
+import { createHash } from 'node:crypto';
+
+const DESKTOP = 988, PHONE = 374, PHONE_MAX = 600;
+const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The vite plugin: draws the marked figure (before Vite reads the page's URLs: it leaves a comment in the figure) and
+ *  emits the files; firstPaintPost(it) turns the comment into the pictures once Vite has read the page's URLs (their
+ *  files do not exist before the bundle is written). */
+export function firstPaint() {
+  /** @type {Map<string, string>} */
+  const files = new Map();   // assets/NAME.svg → SVG text
+  /** @type {Map<string, string>} */
+  const markup = new Map();  // figure id → the <picture>s
+  return {
+    name: 'posenc-first-paint',
+    apply: /** @type {const} */ ('build'),
+    transformIndexHtml: {
+      order: /** @type {const} */ ('pre'),
+      /** @param {string} html */
+      async handler(html) {
+        const m = /<posenc-figure\b([^>]*\bdata-prerender\b[^>]*)>/.exec(html);
+        if (!m) return html;
+        const attrs = Object.fromEntries([...m[1].matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((a) => [a[1], a[2] ?? 'true']));
+        const { id, figure } = attrs;
+        if (!id || !figure) throw new Error(`first-paint: <posenc-figure data-prerender> needs an id and a figure (${m[0]})`);
+        const own = ['id', 'figure', 'controls', 'caption', 'lang', 'theme', 'data-prerender', 'class', 'hidden'];
+        const params = Object.fromEntries(Object.entries(attrs).filter(([k]) => !own.includes(k)));
+        const [{ init }, { figureSVG }] = await Promise.all([import('../../dist/node.js'), import('../../dist/figures.js')]);
+        const pe = await init();
+        const pictures = [];
+        for (const lang of /** @type {const} */ (['en', 'zh'])) {
+          for (const theme of /** @type {const} */ (['light', 'dark'])) {
+            /** @type {Record<number, { file: string, width: number, height: number, alt: string }>} */
+            const at = {};
+            for (const width of [DESKTOP, PHONE]) {
+              const r = await figureSVG(pe, { figure, params, width, lang, theme });
+              const file = `assets/${id}-${lang}-${theme}-${width}-${createHash('sha256').update(r.svg).digest('hex').slice(0, 10)}.svg`;
+              files.set(file, r.svg);
+              at[width] = { file, width: Math.round(r.width), height: Math.round(r.height), alt: r.alt };
+            }
+            const d = at[DESKTOP], p = at[PHONE];
+            pictures.push(`<picture class="first-paint ${theme}" lang="${lang}"><source media="(max-width: ${PHONE_MAX}px)" srcset="./${p.file}" width="${p.width}" height="${p.height}">` +
+              `<img src="./${d.file}" width="${d.width}" height="${d.height}" alt="${esc(d.alt)}" loading="${lang === 'en' ? 'eager' : 'lazy'}" elementtiming="first-paint"></picture>`);
+          }
+        }
+        markup.set(id, pictures.join(''));
+        return html.replace(m[0], `${m[0]}<!-- first-paint ${id} -->`);
+      },
+    },
+    generateBundle() {
+      for (const [fileName, source] of files) /** @type {any} */ (this).emitFile({ type: 'asset', fileName, source });
+    },
+    markup,
+  };
+}
+
+/** The second half (a plugin of its own, order 'post'): the comment left by firstPaint() becomes its pictures. */
+export function firstPaintPost(/** @type {ReturnType<typeof firstPaint>} */ pre) {
+  return {
+    name: 'posenc-first-paint-post',
+    apply: /** @type {const} */ ('build'),
+    transformIndexHtml: {
+      order: /** @type {const} */ ('post'),
+      /** @param {string} html */
+      handler(html) {
+        return html.replace(/<!-- first-paint ([\w-]+) -->/g, (all, id) => pre.markup.get(id) ?? all);
+      },
+    },
+  };
+}
