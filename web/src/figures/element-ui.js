@@ -15,7 +15,7 @@ export const UI = { export: L('Export', '导出'), data: L('Data table', '数据
 export const css = `
 :host { display: block; font: 14px/1.5 ${FONT}; color: var(--pe-fg); background: var(--pe-bg); max-width: 100%; ${LIGHT_CSS} }
 [hidden] { display: none !important; }
-/* children (a picture of the figure) until the first paint; the figure's own content is laid out, unseen, meanwhile */
+/* its children (with a picture of the figure among them) until the first paint; the figure's own content is laid out, unseen, meanwhile */
 slot { display: none; }
 :host([data-placeholder]) { position: relative; }
 :host([data-placeholder]) slot { display: block; }

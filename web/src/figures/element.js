@@ -4,8 +4,8 @@
 // plus lang="en|zh", controls (show its own controls), caption (absent: title + takeaway; "false": none; other
 // text: that caption), theme="light|dark". Attribute changes re-render; panels follow the container's width.
 // el.ready: a Promise that resolves when the current state is painted (rejects with the error shown).
-// Children (e.g. a <picture> of the figure at its defaults) stand in for it until it first paints, and where scripts
-// do not run; its own content is laid out meanwhile, unseen, so that it paints at its final width.
+// A picture among its children (<img>, <picture> or <svg>: the figure at its defaults, say) stands in for it until it
+// first paints, as where scripts do not run; its own content is laid out meanwhile, unseen, at its final width.
 // Export: toPNG({scale, width}) → Blob, toSVG() → string (toSVG({width}) → Promise), toCSV() → string, and a menu on the
 // figure (PNG and SVG as shown, or laid out 680 px wide for a blog column, 390 px for a phone).
 // Bad input: a translated message inside the figure naming the attribute and what is allowed, and console.error.
@@ -88,8 +88,9 @@ export class PosencFigure extends Base {
   }
 
   connectedCallback() {
-    // children that stand in for the figure until its first paint (text alone, e.g. "needs JavaScript", does not)
-    if (!this._painted && this.querySelector(':scope > :not(script, template, style)')) this.setAttribute('data-placeholder', '');
+    // a picture of the figure among its children stands in for it until its first paint (text, e.g. "needs
+    // JavaScript", does not: it is for readers where the script never runs)
+    if (!this._painted && this.querySelector(':scope > :is(img, picture, svg)')) this.setAttribute('data-placeholder', '');
     watchTheme(this);
     if (this._io && !this._visible) this._io.observe(this); else this._visible = true;
     this._schedule();
