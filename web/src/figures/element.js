@@ -90,7 +90,9 @@ export class PosencFigure extends Base {
   connectedCallback() {
     // a picture of the figure among its children stands in for it until its first paint (text, e.g. "needs
     // JavaScript", does not: it is for readers where the script never runs)
-    if (!this._painted && this.querySelector(':scope > :is(img, picture, svg)')) this.setAttribute('data-placeholder', '');
+    // that the page does not hide (as where its layout is not the figure's; its own display, as the shadow root's slot
+    // renders nothing yet)
+    if (!this._painted && [...this.children].some((c) => c.matches('img, picture, svg') && getComputedStyle(c).display !== 'none')) this.setAttribute('data-placeholder', '');
     watchTheme(this);
     if (this._io && !this._visible) this._io.observe(this); else this._visible = true;
     this._schedule();
