@@ -54,7 +54,7 @@ schemes past their training length. Position scheme: **{s}** — {REFS[s]}.
 | Split | train `{train_spec}` ({n_train:,} characters); held out `{held_spec}` ({n_held:,} characters) |
 | Training | {res['steps']} steps × batch {hp['batch']} × context {L}; AdamW lr {hp['lr']} (warm-up {hp['warmup']}, cosine to {hp['min_lr_frac']}×), betas 0.9/0.95, weight decay {hp['weight_decay']}, clip {hp['clip']} |
 | Seed | {res['seed']} (torch.manual_seed and the batch sampler), deterministic algorithms, {threads} torch thread(s) |
-| Train time | {res['train_seconds'] / 60:.1f} min on 2 shared CPU cores (other jobs were running) |
+| Train time | {res['train_seconds'] / 60:.1f} min on 2 shared CPU cores (other jobs were running){f"; {res['train_cpu_seconds'] / 60:.1f} min of CPU time (the training process's own)" if 'train_cpu_seconds' in res else ''} |
 | Weights | `model.safetensors`, float16; validation numbers below are of these f16 weights |
 
 ## Losses (nats per character)

@@ -15,6 +15,8 @@ def read_card(scheme):
     text = open(os.path.join(MODELS, scheme, "README.md")).read()
     params = int(re.search(r"\| Parameters \| ([0-9,]+) \|", text).group(1).replace(",", ""))
     minutes = float(re.search(r"\| Train time \| ([0-9.]+) min", text).group(1))
+    cpu = re.search(r"; ([0-9.]+) min of CPU time", text)
+    minutes = (minutes, float(cpu.group(1)) if cpu else None)
     steps = int(re.search(r"\| Training \| (\d+) steps", text).group(1))
     val = {int(m.group(1)): (m.group(3), m.group(4))
            for m in re.finditer(r"^\| (\d+) \((\d+)×\) \| ([0-9.]+) \| ([0-9.—]+) \|", text, re.M)}
@@ -26,11 +28,18 @@ def main():
     rows = []
     for s in have:
         p, mins, steps, v = read_card(s)
-        rows.append(f"| [{s}]({s}/README.md) | {p:,} | {steps} | {mins:.1f} | {v[128][0]} | "
+        rows.append(f"| [{s}]({s}/README.md) | {p:,} | {steps} | {mins[0]:.1f} | {'—' if mins[1] is None else f'{mins[1]:.1f}'} | {v[128][0]} | "
                     + " | ".join(f"{v[L][0]} / {v[L][1]}" for L in (256, 512, 1024)) + " |")
     missing = [s for s in ORDER if s not in have]
     inr = {s: float(read_card(s)[3][128][0]) for s in have}
+    cpus = [read_card(s)[1][1] for s in have if read_card(s)[1][1] is not None]
+    cpu = (f"{min(cpus):.1f} to {max(cpus):.1f} minutes per model" + ("" if len(cpus) == len(have) else
+           f" (the cards before this time was recorded show none: {', '.join(s for s in have if read_card(s)[1][1] is None)})")) if cpus else "not recorded yet"
+    steps = sorted({read_card(s)[2] for s in have})
+    steps = steps[0] if len(steps) == 1 else " / ".join(map(str, steps))
     lo, hi = min(inr, key=inr.get), max(inr, key=inr.get)
+    others = sorted(v for k, v in inr.items() if k != hi)
+    rest = f", the other {len(others)} within {others[-1] - others[0]:.2f} of each other" if len(others) > 1 else ""
     text = f"""# Train short, test long: the project's tiny models
 
 Eight character-level decoders trained by `scripts/train/train.py`, identical but for how they tell the model where a
@@ -39,17 +48,18 @@ token is. Trained on windows of 128 characters of the King James Bible (Genesis�
 character predicted once per window length. Losses are mean nats per character; "past 128" is the mean over the
 positions the model never saw in training. Each model's card has the details and the command that made it.
 
-| scheme | parameters | steps | train min | val loss at 128 | 256: all / past 128 | 512: all / past 128 | 1024: all / past 128 |
-|---|---|---|---|---|---|---|---|
+| scheme | parameters | steps | train min | CPU min | val loss at 128 | 256: all / past 128 | 512: all / past 128 | 1024: all / past 128 |
+|---|---|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
 
 Parameter counts: the models share every weight shape; the schemes with parameters of their own add them — the learned
 table 128 × 96 = 12,288, T5's bucket table 32 × 4 = 128 (shared by the layers), KERPLE's two numbers per layer and head
 3 × 4 × 2 = 24; sinusoidal, RoPE, ALiBi, NoPE and xPos add none. Train minutes are wall-clock on two CPU cores shared
-with other jobs (two models trained at a time, one thread each), so they vary with the load.
+with other jobs (two models trained at a time, one thread each, beside the project's test runs), so they vary with the
+load; CPU minutes are the training process's own CPU time (one thread), the cost of a model whatever else runs: {cpu}.
 {"" if not missing else chr(10) + "Not trained yet: " + ", ".join(missing) + " (`nice -n 19 /usr/bin/python3 scripts/train/train.py --scheme NAME`)." + chr(10)}
-In range the losses span {inr[lo]:.2f} ({lo}) to {inr[hi]:.2f} ({hi}) nats: after the same 600 steps the schemes are not
-equally far along, so read each model's rise past 128 against its own in-range loss rather than the levels across rows.
+In range the losses span {inr[lo]:.2f} ({lo}) to {inr[hi]:.2f} ({hi}) nats{rest}: after the same {steps} steps the schemes are not
+equally far along (at 600 steps they spanned 1.38 to 1.95), so read each model's rise past 128 against its own in-range loss rather than the levels across rows.
 
 For a reader of these files (the core's forward pass): tensors are named as Hugging Face's Llama
 (`model.embed_tokens.weight`, tied to the output; `model.layers.N.{{input_layernorm,post_attention_layernorm}}.weight`;
@@ -66,7 +76,7 @@ loader reads them (`pe.loadModel({{ config, safetensors }})`, `npx posenc eval <
 at most 2.2e-4).
 
 What a page-sized model can show: whether the loss holds, rises or explodes past the trained length, per scheme, on
-real text. What it cannot: 600 steps at 128 characters is far from converged, one seed is one sample, and every scheme
+real text. What it cannot: {steps} steps at 128 characters is far from converged, one seed is one sample, and every scheme
 shares one learning rate rather than its own tuned one.
 """
     with open(os.path.join(MODELS, "README.md"), "w") as f:

@@ -18,8 +18,8 @@ export default {
   title: L('Train short, test long: where each scheme attends at position 2000', '短训练、长测试：各方案在第 2000 个位置关注哪里'),
   description: L('One head of the last layer of a tiny model trained on 128 characters: the attention of the last 256 queries (rows) of a 2048-character passage over every key (columns), pooled into cells; the dashed column marks keys 128 characters before the first query. Beneath: the layer’s mean attention mass on keys at least 128 away and on the last 16.',
     '一个在 128 个字符上训练的小模型最后一层的某个头：2048 字符段落中最后 256 个查询（行）对所有键（列）的注意力，合并成格；虚线列标出第一个查询之前 128 个字符处的键。下方：该层各头对至少 128 之外的键、以及对最近 16 个键的平均注意力。'),
-  takeaway: L('Near position 2000, RoPE’s last layer puts 96 % of its attention on keys more than 128 characters back, a distance it never saw in training, and 3 % on the last 16 (inside the trained length: 91 %). ALiBi keeps its local heads local: 19 % far, 47 % on the last 16.',
-    '在第 2000 个位置附近，RoPE 最后一层把 96% 的注意力放在 128 个字符以外的键上——训练中从未见过的距离——最近 16 个键上只有 3%（训练长度以内为 91%）。ALiBi 的局部头仍然局部：远处 19%，最近 16 个键上 47%。'),
+  takeaway: L('Near position 2000, RoPE’s last layer puts 99 % of its attention on keys more than 128 characters back, a distance it never saw in training, and 1 % on the last 16 (inside the trained length: 93 %). ALiBi keeps its local heads local: 19 % far, 47 % on the last 16.',
+    '在第 2000 个位置附近，RoPE 最后一层把 99% 的注意力放在 128 个字符以外的键上——训练中从未见过的距离——最近 16 个键上只有 1%（训练长度以内为 93%）。ALiBi 的局部头仍然局部：远处 19%，最近 16 个键上 47%。'),
   params: {
     scheme: { type: 'enum', values: [...SCHEMES], default: 'rope', label: L('scheme', '方案'), valueLabels: SCHEME_LABELS },
     passage: TINY_PARAMS.passage, models: TINY_PARAMS.models,

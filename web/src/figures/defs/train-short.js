@@ -18,8 +18,8 @@ export default {
   title: L('Train short, test long: eight position schemes past their training length', '短训练、长测试：八种位置编码越过训练长度'),
   description: L('Loss (nats per character, mean over log-spaced buckets of positions) of eight copies of one tiny character-level transformer, each trained on 128-character windows of the King James Bible with another position scheme, reading a held-out passage up to 16× longer; computed by posenc’s own forward pass.',
     '同一个字符级小 Transformer 的八个副本，各用一种位置编码、在《钦定本圣经》的 128 字符片段上训练，读一段最长为训练长度 16 倍的留出文本时的损失（每字符奈特，按对数间隔的位置区间取平均）；由 posenc 自己的前向计算得出。'),
-  takeaway: L('Past the 128 characters they were trained on, ALiBi and KERPLE keep their loss (1.37 nats per character past 128, against 1.53 and 1.48 inside) and xPos rises a little (1.52 to 1.92), while RoPE (1.42 to 2.98), the learned table, the sinusoidal code, T5’s buckets and no position at all lose much of what they knew.',
-    '越过训练时的 128 个字符之后，ALiBi 与 KERPLE 的损失保持不变（128 之后每字符 1.37 奈特，128 以内分别为 1.53 和 1.48），xPos 略有上升（1.52 到 1.92）；而 RoPE（1.42 到 2.98）、可学习位置表、正弦编码、T5 的分桶偏置和不加位置信息的模型都失去了大部分所学。'),
+  takeaway: L('Past the 128 characters they were trained on, ALiBi and KERPLE keep their loss (1.17 and 1.13 nats per character past 128, against 1.41 and 1.53 inside), T5’s buckets hold to twice that length and then rise (1.47 to 2.70), xPos rises half as much as RoPE (1.48 to 2.48, RoPE 1.50 to 3.54), and the learned table, the sinusoidal code and no position at all lose most of what they knew.',
+    '越过训练时的 128 个字符之后，ALiBi 与 KERPLE 的损失保持不变（128 之后每字符 1.17 和 1.13 奈特，128 以内为 1.41 和 1.53）；T5 的分桶偏置撑到训练长度的 2 倍，之后上升（1.47 到 2.70）；xPos 的上升只有 RoPE 的一半（1.48 到 2.48，RoPE 从 1.50 到 3.54）；可学习位置表、正弦编码和不加位置信息的模型则失去了大部分所学。'),
   params: {
     passage: TINY_PARAMS.passage,
     length: { type: 'enum', values: LENGTHS, default: 2048, label: L('characters read', '读入字符数'),
@@ -28,8 +28,8 @@ export default {
   },
   /** @type {import('../params.js').FigureTry[]} */
   tries: [
-    { params: { length: 256 }, look: L('At 2× the trained length RoPE already rises (1.42 to 1.86 past 128); ALiBi and KERPLE do not (1.30 and 1.25).', '在训练长度的 2 倍处，RoPE 已经上升（128 之后从 1.42 到 1.86）；ALiBi 和 KERPLE 没有（1.30 和 1.25）。') },
-    { params: { passage: 'Rev1:1-3:22' }, look: L('Another book, the same picture: past 128, ALiBi and KERPLE stay within 0.04 and 0.10 nats of their loss inside it, xPos rises 0.60, the other five 0.98 to 1.96.', '换一卷书，结果相同：128 之后，ALiBi 和 KERPLE 与 128 以内的损失只差 0.04 和 0.10 奈特，xPos 上升 0.60，其余五种上升 0.98 到 1.96。') },
+    { params: { length: 256 }, look: L('At 2× the trained length RoPE already rises (1.50 to 2.38 past 128); ALiBi, KERPLE and T5’s buckets do not (1.11, 1.10 and 1.14).', '在训练长度的 2 倍处，RoPE 已经上升（128 之后从 1.50 到 2.38）；ALiBi、KERPLE 和 T5 的分桶偏置没有（1.11、1.10 和 1.14）。') },
+    { params: { passage: 'Rev1:1-3:22' }, look: L('Another book, the same picture: past 128, ALiBi and KERPLE stay within 0.06 and 0.14 nats of their loss inside it, xPos and T5 rise 1.44 and 1.56, the other four 2.00 to 3.34.', '换一卷书，结果相同：128 之后，ALiBi 和 KERPLE 与 128 以内的损失只差 0.06 和 0.14 奈特，xPos 和 T5 上升 1.44 和 1.56，其余四种上升 2.00 到 3.34。') },
   ],
   panels: () => [{ id: 'loss', block: 'lines', height: 300, logX: true }],
   /** @param {Posenc} pe @param {P} p @param {any} ctx */
