@@ -16,26 +16,27 @@ def read_card(scheme):
     params = int(re.search(r"\| Parameters \| ([0-9,]+) \|", text).group(1).replace(",", ""))
     minutes = float(re.search(r"\| Train time \| ([0-9.]+) min", text).group(1))
     cpu = re.search(r"; ([0-9.]+) min of CPU time", text)
-    minutes = (minutes, float(cpu.group(1)) if cpu else None)
     steps = int(re.search(r"\| Training \| (\d+) steps", text).group(1))
     val = {int(m.group(1)): (m.group(3), m.group(4))
            for m in re.finditer(r"^\| (\d+) \((\d+)×\) \| ([0-9.]+) \| ([0-9.—]+) \|", text, re.M)}
-    return params, minutes, steps, val
+    return dict(params=params, minutes=minutes, cpu=float(cpu.group(1)) if cpu else None, steps=steps, val=val)
 
 
 def main():
     have = [s for s in ORDER if os.path.exists(os.path.join(MODELS, s, "README.md"))]
+    cards = {s: read_card(s) for s in have}
     rows = []
-    for s in have:
-        p, mins, steps, v = read_card(s)
-        rows.append(f"| [{s}]({s}/README.md) | {p:,} | {steps} | {mins[0]:.1f} | {'—' if mins[1] is None else f'{mins[1]:.1f}'} | {v[128][0]} | "
+    for s, c in cards.items():
+        v, cpu = c["val"], "—" if c["cpu"] is None else f"{c['cpu']:.1f}"
+        rows.append(f"| [{s}]({s}/README.md) | {c['params']:,} | {c['steps']} | {c['minutes']:.1f} | {cpu} | {v[128][0]} | "
                     + " | ".join(f"{v[L][0]} / {v[L][1]}" for L in (256, 512, 1024)) + " |")
     missing = [s for s in ORDER if s not in have]
-    inr = {s: float(read_card(s)[3][128][0]) for s in have}
-    cpus = [read_card(s)[1][1] for s in have if read_card(s)[1][1] is not None]
-    cpu = (f"{min(cpus):.1f} to {max(cpus):.1f} minutes per model" + ("" if len(cpus) == len(have) else
-           f" (the cards before this time was recorded show none: {', '.join(s for s in have if read_card(s)[1][1] is None)})")) if cpus else "not recorded yet"
-    steps = sorted({read_card(s)[2] for s in have})
+    inr = {s: float(c["val"][128][0]) for s, c in cards.items()}
+    cpus = [c["cpu"] for c in cards.values() if c["cpu"] is not None]
+    unrecorded = [s for s, c in cards.items() if c["cpu"] is None]
+    cpu = (f"{min(cpus):.1f} to {max(cpus):.1f} minutes per model" + (f" (the cards before this time was recorded show none: {', '.join(unrecorded)})"
+           if unrecorded else "")) if cpus else "not recorded yet"
+    steps = sorted({c["steps"] for c in cards.values()})
     steps = steps[0] if len(steps) == 1 else " / ".join(map(str, steps))
     lo, hi = min(inr, key=inr.get), max(inr, key=inr.get)
     others = sorted(v for k, v in inr.items() if k != hi)

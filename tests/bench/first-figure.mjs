@@ -43,7 +43,7 @@ const rows = [];
 async function plainPage() {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${plainBase}/#${hash}`, { waitUntil: "load" });
+  await page.goto(`${plainBase}/#${hash}`, { waitUntil: 'load' });
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30000 });
   const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime);
   await context.close();
@@ -90,9 +90,9 @@ const med = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor
 const first = med(rows.map((r) => r.ms));
 const plainMed = med(plain), ratio = first / plainMed;
 console.log(`[bench first-figure] plain page (no scripts) FCP median ${Math.round(plainMed)} ms; first figure / plain page = ${ratio.toFixed(2)}× (goal ≤ 3×: ${ratio <= 3 ? 'met' : 'NOT met'})`);
-console.log(JSON.stringify({ kind: 'first-figure-cold', width, hash: hash || null, runs, first_figure_median_ms: Math.round(first),
+console.log(JSON.stringify({ kind: 'first-figure-cold', width, hash, runs, first_figure_median_ms: Math.round(first),
   first_figure_min_ms: Math.round(Math.min(...rows.map((r) => r.ms))), first_figure_max_ms: Math.round(Math.max(...rows.map((r) => r.ms))),
   live_figure_median_ms: Math.round(med(rows.map((r) => r.live))), cls_median: Number(med(rows.map((r) => r.cls)).toFixed(3)),
   fcp_median_ms: Math.round(med(rows.map((r) => r.fcp))), plain_page_fcp_median_ms: Math.round(plainMed), ratio_to_plain: Number(ratio.toFixed(2)),
   goal_ms: 1000, goal_ratio: 3, met: first <= 1000 && ratio <= 3, loadavg_before: load0.map((x) => Number(x.toFixed(2))), loadavg_after: loadavg().map((x) => Number(x.toFixed(2))) }));
-console.log(`[bench first-figure] ${width} px${hash ? `, #${hash}` : ''}, cold context ×${runs}: FCP median ${Math.round(med(rows.map((r) => r.fcp)))} ms, first figure shown: median ${Math.round(first)} ms (min ${Math.round(Math.min(...rows.map((r) => r.ms)))}, max ${Math.round(Math.max(...rows.map((r) => r.ms)))}), live: median ${Math.round(med(rows.map((r) => r.live)))} ms; goal ≤ 1000 ms: ${first <= 1000 ? 'met' : 'NOT met'}`);
+console.log(`[bench first-figure] ${width} px, #${hash}, cold context ×${runs}: FCP median ${Math.round(med(rows.map((r) => r.fcp)))} ms, first figure shown: median ${Math.round(first)} ms (min ${Math.round(Math.min(...rows.map((r) => r.ms)))}, max ${Math.round(Math.max(...rows.map((r) => r.ms)))}), live: median ${Math.round(med(rows.map((r) => r.live)))} ms; goal ≤ 1000 ms: ${first <= 1000 ? 'met' : 'NOT met'}`);

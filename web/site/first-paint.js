@@ -35,9 +35,9 @@ export function firstPaint() {
         const attrs = Object.fromEntries([...m[1].matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((a) => [a[1], a[2] ?? 'true']));
         const { id, figure } = attrs;
         if (!id || !figure) throw new Error(`first-paint: <posenc-figure data-prerender> needs an id and a figure (${m[0]})`);
-        const own = ['id', 'figure', 'controls', 'caption', 'lang', 'theme', 'data-prerender', 'class', 'hidden'];
-        const params = Object.fromEntries(Object.entries(attrs).filter(([k]) => !own.includes(k)));
-        const [{ init }, { figureSVG }] = await Promise.all([import('../../dist/node.js'), import('../../dist/figures.js')]);
+        const [{ init }, { figureSVG, describeFigure }] = await Promise.all([import('../../dist/node.js'), import('../../dist/figures.js')]);
+        const names = new Set(describeFigure(figure).params.map((x) => x.name));   // the figure's parameters among its attributes
+        const params = Object.fromEntries(Object.entries(attrs).filter(([k]) => names.has(k)));
         const pe = await init();
         const pictures = [];
         for (const lang of /** @type {const} */ (['en', 'zh'])) {
