@@ -11,11 +11,13 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import './page-worker.js';
+import { holdHash } from './hold-hash.js';
 
 // the task ends (the worker's script load starts), and the page's code waits for the whole document
 await new Promise((resolve) => {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', resolve, { once: true });
   else setTimeout(resolve, 0);
 });
+holdHash();   // a link's target stays in view while the page's code changes heights (hold-hash.js)
 import('./toc.js');
 import('./page.js');   // not awaited: toc.js runs first, not once the page is ready
