@@ -27,13 +27,14 @@ const shown = (page) => page.evaluate(() => [...document.querySelectorAll('#perm
   .filter((p) => /** @type {HTMLElement} */ (p).checkVisibility())
   .map((p) => [p.className, p.lang, /** @type {HTMLImageElement} */ (p.querySelector('img')).currentSrc.split('/').pop(), /** @type {HTMLImageElement} */ (p.querySelector('img')).naturalWidth > 0]));
 
-test('the first figure carries its pictures: English and Chinese, light and dark, as files of the site', () => {
-  const pictures = [...figure.matchAll(/<picture class="first-paint (light|dark)" lang="(en|zh)"><img src="\.\/([^"]+)" width="988" height="\d+" alt="([^"]+)"/g)];
+test('the first figure carries its pictures: English and Chinese, light and dark, desktop and phone, as files of the site', () => {
+  const pictures = [...figure.matchAll(/<picture class="first-paint (light|dark)" lang="(en|zh)"><source media="\(max-width: 420px\)" srcset="\.\/([^"]+)" width="374" height="\d+"><img src="\.\/([^"]+)" width="988" height="\d+" alt="([^"]+)"/g)];
   assert.deepEqual(pictures.map((m) => `${m[2]}-${m[1]}`), ['en-light', 'en-dark', 'zh-light', 'zh-dark'], figure.slice(0, 300));
   for (const m of pictures) {
-    assert.ok(existsSync(new URL(m[3], SITE)), `${m[3]} is in the site`);
-    assert.match(m[3], new RegExp(`^assets/permutation-${m[2]}-${m[1]}-988-[0-9a-f]{10}\\.svg$`));
-    assert.match(m[4], m[2] === 'en' ? /^Attention cannot see word order\. / : /^注意力看不到语序。没有位置编码时/, 'the alt text is the figure\'s own, in its language');
+    for (const f of [m[3], m[4]]) assert.ok(existsSync(new URL(f, SITE)), `${f} is in the site`);
+    assert.match(m[3], new RegExp(`^assets/permutation-${m[2]}-${m[1]}-374-[0-9a-f]{10}\\.svg$`));
+    assert.match(m[4], new RegExp(`^assets/permutation-${m[2]}-${m[1]}-988-[0-9a-f]{10}\\.svg$`));
+    assert.match(m[5], m[2] === 'en' ? /^Attention cannot see word order\. / : /^注意力看不到语序。没有位置编码时/, 'the alt text is the figure\'s own, in its language');
   }
 });
 
@@ -61,8 +62,8 @@ test('the picture shows what the live figure computes, stands in for it until it
   await context.close();
 });
 
-test('without scripts the picture is the figure, in the page\'s colours', async () => {
-  for (const [width, colorScheme, want] of /** @type {const} */ ([[1280, 'light', 'en-light-988'], [1280, 'dark', 'en-dark-988']])) {
+test('without scripts the picture is the figure: the page\'s colours, the phone\'s drawing at 420 px and less', async () => {
+  for (const [width, colorScheme, want] of /** @type {const} */ ([[1280, 'light', 'en-light-988'], [1280, 'dark', 'en-dark-988'], [390, 'light', 'en-light-374']])) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${base}/#permutation`, { waitUntil: 'load' });
@@ -71,7 +72,7 @@ test('without scripts the picture is the figure, in the page\'s colours', async 
     assert.match(s[0][2], new RegExp(`^permutation-${want}-[0-9a-f]{10}\\.svg$`));
     assert.equal(s[0][3], true, 'loaded');
     const box = await page.locator('#permutation > picture:visible img').boundingBox();
-    assert.ok(box && Math.abs(box.width - 988) <= 2, `drawn at the column's width (${box?.width} px)`);
+    assert.ok(box && Math.abs(box.width - (width === 390 ? 374 : 988)) <= 2, `drawn at the column's width (${box?.width} px)`);
     await context.close();
   }
 });
@@ -79,8 +80,8 @@ test('without scripts the picture is the figure, in the page\'s colours', async 
 // The swap moves nothing below the figure: the picture and the room under it are as tall as the live figure (its
 // controls and Export bar included), at the widths where the picture is shown; in between (where the live figure
 // wraps its maps otherwise) there is no picture and the figure paints itself as before.
-test('the swap from picture to figure keeps the figure\'s height (1280 px, en and zh); at 900 and 390 px no picture stands in', async () => {
-  for (const [width, lang, tol] of /** @type {const} */ ([[1280, 'en', 6], [1280, 'zh', 6], [390, 'en', null], [900, 'en', null]])) {
+test('the swap from picture to figure keeps the figure\'s height (1280 and 390 px, en and zh); at 900 px no picture stands in', async () => {
+  for (const [width, lang, tol] of /** @type {const} */ ([[1280, 'en', 6], [1280, 'zh', 6], [390, 'en', 16], [390, 'zh', 16], [900, 'en', null]])) {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${base}/?lang=${lang}`);

@@ -2,17 +2,18 @@
 // A figure's first paint, drawn at build time (issue 34: the first figure within a second of a cold load). The figure
 // marked `data-prerender` in index.html (the page's first, §1's permutation) is drawn by the package in Node — the
 // Export menu's own code (posenc/figures' figureSVG, at its default parameters or the attributes given) — in English
-// and Chinese, light and dark, at the page column's width on a desktop (988 px): four SVG files in assets/, named by a
-// hash of their text. Inside the element go one <picture> per language and theme; style.css shows the one for the
-// page's language and colours where its layout is the live figure's (viewports of 1020 px and more: narrower, the live
-// figure wraps its panels otherwise, and on phones a picture moved the page under a link into §6). The English pictures load with the page (the language it opens in; the light and the
-// dark one, one of them hidden); the Chinese ones are lazy, loaded only where the page shows them. The element shows
+// and Chinese, light and dark, at the page column's width on a desktop (988 px) and on a phone (374 px): eight SVG files
+// in assets/, named by a hash of their text. Inside the element go one <picture> per language and theme; style.css
+// shows the one for the page's language and colours where its layout is the live figure's, and each picks the phone's
+// drawing at 420 px and less. The English pictures load with the page (the language it opens in; the light and the
+// dark one, one of them hidden; fetched first: fetchpriority high, not as images below the first screen, which Chromium
+// holds back while the page's scripts load); the Chinese ones are lazy, loaded only where the page shows them. The element shows
 // them until its own first paint (element.js: a picture among its children stands in for it), so the reader sees the
 // figure as soon as the page paints, not once the scripts, the worker and the wasm have run; the same pictures are what
 // a reader without scripts sees.
 import { createHash } from 'node:crypto';
 
-const WIDTH = 988;   // the column's width at ≥ 1020 px (style.css)
+const DESKTOP = 988, PHONE = 374, PHONE_MAX = 420;   // the column's width at ≥ 1020 px and on a 390 px phone (style.css)
 const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The vite plugin: draws the marked figure (before Vite reads the page's URLs: it leaves a comment in the figure) and
@@ -42,11 +43,17 @@ export function firstPaint() {
         const pictures = [];
         for (const lang of /** @type {const} */ (['en', 'zh'])) {
           for (const theme of /** @type {const} */ (['light', 'dark'])) {
-            const r = await figureSVG(pe, { figure, params, width: WIDTH, lang, theme });
-            const file = `assets/${id}-${lang}-${theme}-${WIDTH}-${createHash('sha256').update(r.svg).digest('hex').slice(0, 10)}.svg`;
-            files.set(file, r.svg);
-            pictures.push(`<picture class="first-paint ${theme}" lang="${lang}"><img src="./${file}" width="${Math.round(r.width)}" ` +
-              `height="${Math.round(r.height)}" alt="${esc(r.alt)}" loading="${lang === 'en' ? 'eager' : 'lazy'}" elementtiming="first-paint"></picture>`);
+            /** @type {Record<number, { file: string, width: number, height: number, alt: string }>} */
+            const at = {};
+            for (const width of [DESKTOP, PHONE]) {
+              const r = await figureSVG(pe, { figure, params, width, lang, theme });
+              const file = `assets/${id}-${lang}-${theme}-${width}-${createHash('sha256').update(r.svg).digest('hex').slice(0, 10)}.svg`;
+              files.set(file, r.svg);
+              at[width] = { file, width: Math.round(r.width), height: Math.round(r.height), alt: r.alt };
+            }
+            const d = at[DESKTOP], p = at[PHONE];
+            pictures.push(`<picture class="first-paint ${theme}" lang="${lang}"><source media="(max-width: ${PHONE_MAX}px)" srcset="./${p.file}" width="${p.width}" height="${p.height}">` +
+              `<img src="./${d.file}" width="${d.width}" height="${d.height}" alt="${esc(d.alt)}" ${lang === 'en' ? 'fetchpriority="high"' : 'loading="lazy"'} elementtiming="first-paint"></picture>`);
           }
         }
         markup.set(id, pictures.join(''));

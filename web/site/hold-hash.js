@@ -5,8 +5,13 @@
 // translates, and the browser's scroll anchoring kept only part of that: the reader landed 6,000 px above the figure
 // (CLS 1.5). Here every change of the page's height puts the target back where the browser put it (its
 // scroll-margin-top under the sticky contents bar), in the same frame, before it is painted — until the reader
-// scrolls, clicks or types, or something else scrolls the page (a script's scrollIntoView), or 20 s have passed.
+// scrolls, clicks or types, or something else scrolls the page (a script's scrollIntoView), or 20 s have passed; and
+// not at all where the reader has moved before the page's code ran.
 const INPUTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
+// the reader's input from the moment this module runs (start.js imports it as the page loads), before holdHash()
+let touched = false;
+const touch = () => { touched = true; for (const t of INPUTS) removeEventListener(t, touch, true); };
+if (typeof addEventListener !== 'undefined') for (const t of INPUTS) addEventListener(t, touch, { capture: true, passive: true });
 
 /** Holds location.hash's element in view until the reader (or another script) moves the page. */
 export function holdHash() {
@@ -20,6 +25,8 @@ export function holdHash() {
     const top = target.getBoundingClientRect().top, margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
     return Math.abs(top - margin) <= 2 || (top > margin && innerHeight + scrollY >= root.scrollHeight - 2);
   };
+  // the reader has moved already (or the browser restored an earlier place on a reload): nothing to hold
+  if (touched || (scrollY !== 0 && !atRest())) return;
   let height = root.scrollHeight;
   const ro = new ResizeObserver(() => {
     height = root.scrollHeight;
