@@ -77,10 +77,11 @@ test('without scripts the picture is the figure: the page\'s colours, the phone\
   }
 });
 
-// The swap moves nothing below the figure: the picture and the room under it are as tall as the live figure (its
-// controls and Export bar included), at the widths where the picture is shown; in between (where the live figure
-// wraps its maps otherwise) there is no picture and the figure paints itself as before.
-test('the swap from picture to figure keeps the figure\'s height (1280 and 390 px, en and zh); at 900 px no picture stands in', async () => {
+// The swap moves nothing: the picture is as tall as the live figure (its controls and Export bar included) and its
+// maps begin where the live figure's do (first-paint.js draws it with that room), at the widths where the picture is
+// shown; in between (where the live figure wraps its maps otherwise) there is no picture and the figure paints itself
+// as before.
+test('the swap from picture to figure moves nothing: the same height, the maps in the same place (1280 and 390 px, en and zh); at 900 px no picture stands in', async () => {
   for (const [width, lang, tol] of /** @type {const} */ ([[1280, 'en', 6], [1280, 'zh', 6], [390, 'en', 16], [390, 'zh', 16], [900, 'en', null]])) {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
@@ -88,14 +89,29 @@ test('the swap from picture to figure keeps the figure\'s height (1280 and 390 p
     await page.waitForSelector('body[data-ready="true"]');
     const height = () => page.evaluate(() => document.getElementById('permutation').getBoundingClientRect().height);
     const before = await height(), placeholder = await page.getAttribute('#permutation', 'data-placeholder');
+    // where the picture's maps begin: the first drawn transform's y in the SVG file, at the picture's scale
+    const pic = await page.evaluate(() => {
+      const f = /** @type {HTMLElement} */ (document.getElementById('permutation'));
+      const img = [...f.querySelectorAll('picture')].find((p) => p.checkVisibility())?.querySelector('img');
+      const source = /** @type {HTMLSourceElement | null | undefined} */ (img?.parentElement?.querySelector('source'));
+      const chosen = source && matchMedia(source.media).matches ? source : null;   // the drawing the picture shows (loaded or not: lazy)
+      return img ? { src: (chosen?.srcset ?? img.getAttribute('src') ?? '').split('/').pop(), top: img.getBoundingClientRect().top - f.getBoundingClientRect().top,
+        scale: img.getBoundingClientRect().width / Number(chosen?.getAttribute('width') ?? img.getAttribute('width')) } : null;
+    });
     await page.locator('#permutation').scrollIntoViewIfNeeded();
     await page.evaluate(() => /** @type {any} */ (document.getElementById('permutation')).ready);
     await page.waitForTimeout(100);
     const after = await height();
+    const panels = await page.evaluate(() => { const f = /** @type {HTMLElement} */ (document.getElementById('permutation'));
+      return /** @type {HTMLElement} */ (f.shadowRoot?.querySelector('.panels')).getBoundingClientRect().top - f.getBoundingClientRect().top; });
     if (tol === null) assert.equal(placeholder, null, `${width} px: no picture on display, no stand-in`);
     else {
       assert.equal(placeholder, '', `${width} px ${lang}: the picture stands in`);
       assert.ok(Math.abs(after - before) <= tol, `${width} px ${lang}: ${before.toFixed(0)} px with the picture, ${after.toFixed(0)} px live (tolerance ${tol})`);
+      assert.ok(pic);
+      const first = Number(/transform="matrix\([-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+ ([-\d.]+)\)"/.exec(readFileSync(new URL(`assets/${pic.src}`, SITE), 'utf8'))?.[1]);
+      const drawn = pic.top + first * pic.scale;
+      assert.ok(Math.abs(drawn - panels) <= tol, `${width} px ${lang}: the maps begin at ${drawn.toFixed(0)} px in the picture, ${panels.toFixed(0)} px live (tolerance ${tol})`);
     }
     await context.close();
   }

@@ -14,6 +14,33 @@
 import { createHash } from 'node:crypto';
 
 const DESKTOP = 988, PHONE = 374, PHONE_MAX = 420;   // the column's width at ≥ 1020 px and on a 390 px phone (style.css)
+// The live figure's layout at those widths, in CSS px (Chromium, the page's fonts): where its maps begin (under its
+// title, takeaway and controls) and its whole height (with the read-outs and the Export bar). The drawing gets the
+// same room above its maps and below them, so that the swap moves nothing (first-paint.test.mjs holds it to within a
+// few px; a figure not listed is drawn as the Export menu draws it).
+/** @type {Record<string, Record<number, Record<'en' | 'zh', { panels: number, height: number }>>>} */
+const LIVE = {
+  permutation: { [DESKTOP]: { en: { panels: 123, height: 420 }, zh: { panels: 102, height: 399 } },
+    [PHONE]: { en: { panels: 258, height: 1275 }, zh: { panels: 258, height: 1275 } } },
+};
+/** The Export menu's SVG with room for the live figure's controls: everything from its maps down (each drawn with a
+ * transform; the read-outs under them at their own y) moves down to `panels`, and the drawing is `height` tall.
+ * @param {string} svg @param {{ panels: number, height: number } | undefined} live */
+function withRoom(svg, live) {
+  if (!live) return { svg, height: Number(/<svg[^>]*\bheight="([\d.]+)"/.exec(svg)?.[1]) };
+  const matrix = /transform="matrix\(([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)\)"/g;
+  const first = Math.min(...[...svg.matchAll(matrix)].map((m) => Number(m[6])));
+  const gap = live.panels - first;
+  if (!(gap >= 0)) throw new Error(`first-paint: the drawing's maps begin at ${first} px, below the live figure's (${live.panels} px)`);
+  const h = live.height;
+  return {
+    height: h,
+    svg: svg.replace(matrix, (_, a, b, c, d, e, f) => `transform="matrix(${a} ${b} ${c} ${d} ${e} ${+(Number(f) + gap).toFixed(2)})"`)
+      .replace(/(<text(?![^>]*transform=)[^>]*\by=")([-\d.]+)"/g, (all, pre, y) => (Number(y) > first ? `${pre}${+(Number(y) + gap).toFixed(2)}"` : all))
+      .replace(/^(<svg[^>]*\bheight=")[\d.]+("[^>]*viewBox="0 0 [\d.]+ )[\d.]+"/, `$1${h}$2${h}"`)
+      .replace(/(<rect x="0" y="0" width="[\d.]+" height=")[\d.]+"/, `$1${h}"`),
+  };
+}
 const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The vite plugin: draws the marked figure (before Vite reads the page's URLs: it leaves a comment in the figure) and
@@ -47,9 +74,10 @@ export function firstPaint() {
             const at = {};
             for (const width of [DESKTOP, PHONE]) {
               const r = await figureSVG(pe, { figure, params, width, lang, theme });
-              const file = `assets/${id}-${lang}-${theme}-${width}-${createHash('sha256').update(r.svg).digest('hex').slice(0, 10)}.svg`;
-              files.set(file, r.svg);
-              at[width] = { file, width: Math.round(r.width), height: Math.round(r.height), alt: r.alt };
+              const { svg, height } = withRoom(r.svg, LIVE[id]?.[width]?.[lang]);
+              const file = `assets/${id}-${lang}-${theme}-${width}-${createHash('sha256').update(svg).digest('hex').slice(0, 10)}.svg`;
+              files.set(file, svg);
+              at[width] = { file, width: Math.round(r.width), height: Math.round(height), alt: r.alt };
             }
             const d = at[DESKTOP], p = at[PHONE];
             pictures.push(`<picture class="first-paint ${theme}" lang="${lang}"><source media="(max-width: ${PHONE_MAX}px)" srcset="./${p.file}" width="${p.width}" height="${p.height}">` +
