@@ -6,11 +6,11 @@
 // in assets/, named by a hash of their text. Inside the element go one <picture> per language and theme; style.css
 // shows the one for the page's language and colours where its layout is the live figure's, and each picks the phone's
 // drawing at 420 px and less. The English pictures load with the page (the language it opens in; the light and the
-// dark one, one of them hidden; fetched first: fetchpriority high, not as images below the first screen, which Chromium
-// holds back while the page's scripts load); the Chinese ones are lazy, loaded only where the page shows them. The element shows
-// them until its own first paint (element.js: a picture among its children stands in for it), so the reader sees the
-// figure as soon as the page paints, not once the scripts, the worker and the wasm have run; the same pictures are what
-// a reader without scripts sees.
+// dark one, one of them hidden; fetchpriority high, else Chromium fetched them as late as other images below the first
+// screen), the Chinese ones lazily, only where the page shows them. The element shows them until its own first paint
+// (element.js: a picture among its children stands in for it), so the reader sees the figure as soon as the page
+// paints, not once the scripts, the worker and the wasm have run; the same pictures are what a reader without scripts
+// sees.
 import { createHash } from 'node:crypto';
 
 const DESKTOP = 988, PHONE = 374, PHONE_MAX = 420;   // the column's width at ≥ 1020 px and on a 390 px phone (style.css)
