@@ -24,22 +24,17 @@ const LIVE = {
     [PHONE]: { en: { panels: 258, height: 1275 }, zh: { panels: 258, height: 1275 } } },
 };
 /** The Export menu's SVG with room for the live figure's controls: everything from its maps down (each drawn with a
- * transform; the read-outs under them at their own y) moves down to `panels`, and the drawing is `height` tall.
- * @param {string} svg @param {{ panels: number, height: number } | undefined} live */
+ * transform; the read-outs under them at their own y) moves down to `live.panels`, and the drawing is `live.height` tall.
+ * @param {string} svg @param {{ panels: number, height: number }} live */
 function withRoom(svg, live) {
-  if (!live) return { svg, height: Number(/<svg[^>]*\bheight="([\d.]+)"/.exec(svg)?.[1]) };
   const matrix = /transform="matrix\(([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)\)"/g;
   const first = Math.min(...[...svg.matchAll(matrix)].map((m) => Number(m[6])));
-  const gap = live.panels - first;
+  const gap = live.panels - first, h = live.height;
   if (!(gap >= 0)) throw new Error(`first-paint: the drawing's maps begin at ${first} px, below the live figure's (${live.panels} px)`);
-  const h = live.height;
-  return {
-    height: h,
-    svg: svg.replace(matrix, (_, a, b, c, d, e, f) => `transform="matrix(${a} ${b} ${c} ${d} ${e} ${+(Number(f) + gap).toFixed(2)})"`)
-      .replace(/(<text(?![^>]*transform=)[^>]*\by=")([-\d.]+)"/g, (all, pre, y) => (Number(y) > first ? `${pre}${+(Number(y) + gap).toFixed(2)}"` : all))
-      .replace(/^(<svg[^>]*\bheight=")[\d.]+("[^>]*viewBox="0 0 [\d.]+ )[\d.]+"/, `$1${h}$2${h}"`)
-      .replace(/(<rect x="0" y="0" width="[\d.]+" height=")[\d.]+"/, `$1${h}"`),
-  };
+  return svg.replace(matrix, (_, a, b, c, d, e, f) => `transform="matrix(${a} ${b} ${c} ${d} ${e} ${+(Number(f) + gap).toFixed(2)})"`)
+    .replace(/(<text(?![^>]*transform=)[^>]*\by=")([-\d.]+)"/g, (all, pre, y) => (Number(y) > first ? `${pre}${+(Number(y) + gap).toFixed(2)}"` : all))
+    .replace(/^(<svg[^>]*\bheight=")[\d.]+("[^>]*viewBox="0 0 [\d.]+ )[\d.]+"/, `$1${h}$2${h}"`)
+    .replace(/(<rect x="0" y="0" width="[\d.]+" height=")[\d.]+"/, `$1${h}"`);
 }
 const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -74,7 +69,7 @@ export function firstPaint() {
             const at = {};
             for (const width of [DESKTOP, PHONE]) {
               const r = await figureSVG(pe, { figure, params, width, lang, theme });
-              const { svg, height } = withRoom(r.svg, LIVE[id]?.[width]?.[lang]);
+              const live = LIVE[id]?.[width]?.[lang], svg = live ? withRoom(r.svg, live) : r.svg, height = live?.height ?? r.height;
               const file = `assets/${id}-${lang}-${theme}-${width}-${createHash('sha256').update(svg).digest('hex').slice(0, 10)}.svg`;
               files.set(file, svg);
               at[width] = { file, width: Math.round(r.width), height: Math.round(height), alt: r.alt };

@@ -8,9 +8,10 @@
 // scrolls, clicks or types, or something else scrolls the page (a script's scrollIntoView), or 20 s have passed; and
 // not at all where the reader has moved before the page's code ran.
 const INPUTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
-// the reader's input from the moment this module runs (start.js imports it as the page loads), before holdHash()
-let touched = false;
-const touch = () => { touched = true; for (const t of INPUTS) removeEventListener(t, touch, true); };
+// the reader's input, watched from the moment this module runs (start.js imports it as the page loads): before
+// holdHash() it means no hold; during the hold, the end of it
+let touched = false, onInput = () => {};
+const touch = () => { touched = true; onInput(); for (const t of INPUTS) removeEventListener(t, touch, true); };
 if (typeof addEventListener !== 'undefined') for (const t of INPUTS) addEventListener(t, touch, { capture: true, passive: true });
 
 /** Holds location.hash's element in view until the reader (or another script) moves the page. */
@@ -34,13 +35,9 @@ export function holdHash() {
   });
   // a scroll that no change of height explains is the reader's or another script's: let go
   const onScroll = () => { if (root.scrollHeight === height && !atRest()) stop(); };
-  const stop = () => {
-    ro.disconnect(); clearTimeout(timer);
-    removeEventListener('scroll', onScroll);
-    for (const t of INPUTS) removeEventListener(t, stop, true);
-  };
+  const stop = () => { ro.disconnect(); clearTimeout(timer); removeEventListener('scroll', onScroll); onInput = () => {}; };
   ro.observe(document.body);
   addEventListener('scroll', onScroll, { passive: true });
-  for (const t of INPUTS) addEventListener(t, stop, { capture: true, passive: true });
+  onInput = stop;
   const timer = setTimeout(stop, 20000);
 }
