@@ -267,7 +267,7 @@ test('M-RoPE\'s try: a 28×40 image on the chosen model (kept): 280 image tokens
   await page.waitForFunction(() => document.getElementById('config-mrope').getAttribute('image') === '28x40');
   assert.equal(await ready('config-mrope'), 'ok');
   assert.equal(await page.$eval('#config-mrope', (el) => el.getAttribute('config')), text, 'the try keeps the reader\'s model');
-  assert.match(await page.$eval('[data-try="config-mrope"]', (el) => el.textContent), /280 image tokens.*rope_deltas is −260/);
+  assert.match(await page.$eval('[data-try="config-mrope"]', (el) => /** @type {HTMLElement} */ (el).innerText), /280 image tokens.*rope_deltas is −260/);
   // independently: get_rope_index on 4 text tokens, the image's 14 × 20 merged tokens, 3 text tokens
   const ids = [1000, 1001, 1002, 1003, 151652, ...Array(280).fill(151655), 151653, 1286, 1287, 1288];
   const want = pe.mropePositionIds({ config: text, input_ids: ids, image_grid_thw: [[1, 28, 40]] });

@@ -86,7 +86,8 @@ test('"try this" beside every figure: one click sets its state, the sentence say
   assert.ok(withTries.length >= 19, `figures with a try: ${withTries.length}`);
   for (const f of withTries) {
     assert.equal(f.prev, f.id, `${f.id}: the try box sits right before the figure`);
-    const looks = await page.$$eval(`[data-try="${f.id}"] .try-look`, (ls) => ls.map((l) => l.textContent));
+    // both languages are in the page's HTML (figure-bars.js), the root's data-lang shows one
+    const looks = await page.$$eval(`[data-try="${f.id}"] .try-look > [lang="en"]`, (ls) => ls.map((l) => l.textContent));
     assert.deepEqual(looks, describeFigure(f.figure).tries.map((t) => t.look.en));
   }
   // attention: untick RoPE, and the rows of "the" become identical (as the sentence says)
@@ -98,8 +99,8 @@ test('"try this" beside every figure: one click sets its state, the sentence say
   await page.$eval('#attention', (el) => el.setAttribute('rope', 'true'));
   assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.getAttribute('aria-pressed')), 'false');
   await page.click('#lang-zh');
-  assert.equal(await page.$eval('[data-try="attention"] .try-look', (l) => l.textContent), describeFigure('attention').tries[0].look.zh);
-  assert.equal(await page.$eval('[data-try="attention"] button', (b) => b.textContent), '▶ 试一试');
+  assert.equal(await page.$eval('[data-try="attention"] .try-look', (l) => /** @type {HTMLElement} */ (l).innerText), describeFigure('attention').tries[0].look.zh);
+  assert.equal(await page.$eval('[data-try="attention"] button', (b) => /** @type {HTMLElement} */ (b).innerText), '▶ 试一试');
   await page.click('#lang-en');
   await shot(page.locator('[data-try="context-extension"]'), 'try-context-extension');
   assert.deepEqual(ctx.errors, []);

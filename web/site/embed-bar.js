@@ -6,10 +6,11 @@
 import { version } from '../../package.json';
 import { figureState, tr, onLang, getLang } from './state.js';
 import { describeFigure } from '../src/figures/index.js';
+import { embedBarHTML } from './figure-bars.js';
 // the single-file figure's script (Vite emits it as an asset; fetched only when "HTML" is clicked)
 import standaloneUrl from '../../dist/figures-standalone.js?url';
 
-const T = { link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' },
+const T = {
   script: { en: 'Script and element, self-hosted (recommended): copy the package’s dist/ folder to your site as /posenc/ (npm i posenc; the README has a recipe for Hexo, Hugo, Jekyll, VitePress, Docusaurus)', zh: '脚本与元素，自托管（推荐）：把包的 dist/ 文件夹复制到网站的 /posenc/（npm i posenc；README 里有 Hexo、Hugo、Jekyll、VitePress、Docusaurus 的做法）' },
   cdn: { en: `Or from a CDN (version ${version}; if it is not on npm yet, self-host). jsDelivr is often slow or blocked in mainland China: self-host there, or use the npmmirror copy: https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js`,
     zh: `或者用 CDN（版本 ${version}；若该版本尚未发布到 npm，请自托管）。jsDelivr 在中国大陆常常很慢或无法访问：请自托管，或改用 npmmirror 镜像：https://registry.npmmirror.com/posenc/${version}/files/dist/figures.js` },
@@ -80,9 +81,11 @@ export function snippets(f, base = location.href, phone = 0) {
 
 export function addEmbedBars() {
   for (const f of document.querySelectorAll('main posenc-figure[id]')) {
-    const bar = document.createElement('div'), a = document.createElement('a'), btn = document.createElement('button'), panel = document.createElement('div');
-    bar.className = 'embed-bar'; a.className = 'permalink'; btn.type = 'button'; btn.className = 'embed'; panel.className = 'embed-panel'; panel.hidden = true;
-    btn.setAttribute('aria-expanded', 'false');
+    // the bar is in the page's HTML (written at build: figure-bars.js), else written here; its panel is made here
+    if (!f.nextElementSibling?.matches('.embed-bar')) f.insertAdjacentHTML('afterend', embedBarHTML(f.id));
+    const bar = /** @type {HTMLElement} */ (f.nextElementSibling), a = /** @type {HTMLAnchorElement} */ (bar.querySelector('a.permalink'));
+    const btn = /** @type {HTMLButtonElement} */ (bar.querySelector('button.embed')), panel = document.createElement('div');
+    panel.className = 'embed-panel'; panel.hidden = true;
     const box = (key, cls) => { const l = document.createElement('label'), s = document.createElement('span'), t = document.createElement('textarea'); t.readOnly = true; t.rows = 3; t.className = cls; s.dataset.key = key; l.append(s, t); return l; };
     const files = document.createElement('p'); files.className = 'files';
     const fl = document.createElement('span'); fl.dataset.key = 'files'; files.append(fl);
@@ -92,13 +95,12 @@ export function addEmbedBars() {
     html.addEventListener('click', async () => f.download('html', { script: await fetch(standaloneUrl).then((r) => r.text()), controls: true }));
     files.append(' ', html);
     panel.append(box('script', 'snippet-script'), box('cdn', 'snippet-cdn'), box('iframe', 'snippet-iframe'), files);
-    bar.append(a, ' · ', btn, panel);
-    f.after(bar);
+    bar.append(panel);
     let phone = 0, measured = '';
     // A closed panel needs only the permalink: the snippets (which measure the figure: a layout per figure when all
     // bars are added at load) are made when it opens.
     const refresh = () => {
-      a.href = permalink(f); a.textContent = `# ${tr(T.link)}`; btn.textContent = tr(T.embed);
+      a.href = permalink(f);
       if (panel.hidden) return;
       const s = snippets(f, location.href, phone);
       for (const k of ['script', 'cdn', 'iframe']) { const t = panel.querySelector(`.snippet-${k}`); t.value = s[k]; t.rows = k === 'iframe' ? 5 : 3; }

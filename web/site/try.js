@@ -1,13 +1,12 @@
 // @ts-check
 // "Try this" beside every figure: for each <posenc-figure> on the page whose definition has `tries`
 // (web/src/figures/defs/NAME.js: [{ params, look: {en, zh} }]), a box just before the figure with one button per try
-// and the sentence that says what to look for. A click sets the figure to that state (every other parameter back to
-// its default), through the same mechanism as the source presets (presets.js); a later change by the reader releases it.
+// and the sentence that says what to look for (written into the page's HTML at build: figure-bars.js). A click sets the
+// figure to that state (every other parameter back to its default), through the same mechanism as the source presets
+// (presets.js); a later change by the reader releases it.
 import { describeFigure, figureNames } from '../src/figures/index.js';
-import { tr, onLang } from './state.js';
 import { wireButtons } from './presets.js';
-
-const LABEL = { en: 'Try this', zh: '试一试' };
+import { tryBoxHTML } from './figure-bars.js';
 
 for (const fig of document.querySelectorAll('posenc-figure[id]')) {
   const name = fig.getAttribute('figure') ?? '';
@@ -15,27 +14,10 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
   /** @type {import('../src/figures/params.js').FigureTry[]} */
   const tries = describeFigure(name).tries;
   if (!tries.length) continue;
-  const box = document.createElement('div');
-  box.className = 'presets try';
-  box.dataset.try = fig.id;
-  /** @type {{ b: HTMLButtonElement, look: HTMLSpanElement, t: import('../src/figures/params.js').FigureTry }[]} */
-  const rows = tries.map((t) => {
-    const b = document.createElement('button'), look = document.createElement('span');
-    b.type = 'button';
-    b.dataset.params = Object.entries(t.params).map(([k, v]) => `${k}=${v}`).join(' ');
-    look.className = 'try-look';
-    const row = document.createElement('div');
-    row.className = 'try-row';
-    // one try per line; the gap between button and sentence is a margin, not a space (no space between Chinese
-    // characters in the rendered text). CSSOM, allowed under the page's Content-Security-Policy.
-    row.style.flexBasis = '100%';
-    look.style.marginLeft = '0.5em';
-    row.append(b, look);
-    box.append(row);
-    return { b, look, t };
-  });
-  fig.before(box);
-  const text = () => { for (const { b, look, t } of rows) { b.textContent = `▶ ${tr(LABEL)}`; look.textContent = tr(t.look); } };
+  // the box is in the page's HTML (written at build: figure-bars.js), else written here
+  if (!document.querySelector(`[data-try="${CSS.escape(fig.id)}"]`)) fig.insertAdjacentHTML('beforebegin', tryBoxHTML(fig.id, tries));
+  const box = /** @type {HTMLElement} */ (document.querySelector(`[data-try="${CSS.escape(fig.id)}"]`));
+  const rows = tries.map((t, i) => ({ b: /** @type {HTMLButtonElement} */ (box.querySelectorAll('.try-row > button')[i]), t }));
   /** @param {HTMLButtonElement} b @returns {Map<string, string>} the try's parameters as attribute strings */
   // A config figure's try keeps the config shown when it was clicked (the reader's model, not the figure's default).
   const held = new Map();
@@ -46,6 +28,4 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
     return m;
   };
   wireButtons(fig, rows.map((r) => r.b), stateOf);
-  text();
-  onLang(text);
 }

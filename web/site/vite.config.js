@@ -9,6 +9,7 @@ import { cspMeta } from './csp.js';
 import { joinCjkLines } from './cjk-space.js';
 import { prerenderTex } from './tex-build.js';
 import { firstPaint, firstPaintPost } from './first-paint.js';
+import { withFigureBars } from './figure-bars.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -29,8 +30,13 @@ const includes = {
   name: 'posenc-section-includes',
   transformIndexHtml: {
     order: 'pre',
-    handler(html) {
-      const { html: page, json } = prerenderTex(joinCjkLines(expand(html)));
+    async handler(html, { filename }) {
+      let text = joinCjkLines(expand(html));
+      if (filename.endsWith('/index.html')) {   // the figures' "Try this" boxes and "Permalink · Embed" bars (figure-bars.js)
+        const { describeFigure, figureNames } = await import('../../dist/figures.js');
+        text = withFigureBars(text, (name) => (figureNames.includes(name) ? describeFigure(name) : undefined));
+      }
+      const { html: page, json } = prerenderTex(text);
       if (!json) return page;
       const file = `assets/tex-${createHash('sha256').update(json).digest('hex').slice(0, 10)}.json`;
       texFiles.set(file, json);
