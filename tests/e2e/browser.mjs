@@ -30,7 +30,7 @@ export async function openPage(path = '/', viewport = { width: 1100, height: 140
     return page;
   };
   const page = await open(path);
-  return { page, url: `${base}${path}`, base, errors, open, close: async () => { await browser.close(); server.close(); } };
+  return { page, url: `${base}${path}`, base, errors, open, close: async () => { await browser.close(); server.closeAllConnections(); server.close(); } };   // no kept-alive socket holds the test's process open
 }
 
 /** Where a screenshot named NAME goes: test-results/NAME.png (ignored by git; NAME may hold a folder). */

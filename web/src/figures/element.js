@@ -27,6 +27,7 @@ import { figureCSV } from './to-csv.js';
 import { altText, atWidth, exportSubtitle, paramsSet, svgWithAlt, pngWithAlt, saveFile } from './export-extras.js';
 import { exportLayout, paintExport } from './export-layout.js';
 import { setCodeText } from './blocks/code-text.js';
+import { panelRoom } from './panel-room.js';
 
 /** @typedef {import('./params.js').FigureDef} FigureDef */
 /** @typedef {import('./params.js').PanelSpec} PanelSpec */
@@ -60,6 +61,7 @@ export class PosencFigure extends Base {
   /** @private @type {Record<string, Record<string, string>>} */ _bindings = {};
   /** @private @type {IntersectionObserver | null} */
   _io = globalThis.IntersectionObserver ? new IntersectionObserver((es) => {
+    this._room(es[es.length - 1].boundingClientRect.width);   // the observer's first report gives the width unforced
     if (es.some((x) => x.isIntersecting)) { this._visible = true; this._io?.disconnect(); this._schedule(); }
   }, { rootMargin: '200px' }) : null;
 
@@ -150,6 +152,15 @@ export class PosencFigure extends Base {
   /** @private @param {Bilingual | string | null | undefined} s */
   _text(s) { return tr(s, this.lang); }
 
+  /** Until the first paint, the panels keep the room they will take (panel-room.js) @private @param {number} width */
+  _room(width) {
+    if (this._last) return;
+    let room = 0;
+    // panels that read the result (def.panels(p, r) declares r) are known only with it
+    try { const def = figureDef(this.getAttribute('figure') ?? ''); if (def.panels.length < 2) room = panelRoom(def.panels(readParams(def, (n) => this.getAttribute(n)), undefined), width); } catch { /* no estimate */ }
+    /** @type {HTMLElement} */ ($(this.shadowRoot, '.panels')).style.minHeight = room ? `${room}px` : '';
+  }
+
   /** @private @param {FigureDef | undefined} def */
   _chrome(def) {
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot), cap = this.getAttribute('caption');
@@ -235,8 +246,9 @@ export class PosencFigure extends Base {
   _paint(def, p, r, ms) {
     const sr = /** @type {ShadowRoot} */ (this.shadowRoot), panels = def.panels(p, r), out = def.render(r, p, { ms });
     const key = panels.map((x) => `${x.id}:${x.block}`).join(',');
-    const box = $(sr, '.panels');
+    const box = /** @type {HTMLElement} */ ($(sr, '.panels'));
     box.hidden = !panels.length;   // a state with nothing to draw (a config without a layer schedule) keeps no blank room
+    box.style.minHeight = '';   // the room kept until now (_room)
     if (key !== this._panelKey) {
       this._blocks.clear(); this._bindings = {};
       box.replaceChildren(...panels.map((x) => {

@@ -65,8 +65,9 @@
  */
 /**
  * One panel of a figure: the building block drawing it and its layout.
- * `block`: 'heatmap', 'lines' or 'vec2' (the element `pe-${block}` draws it).
- * @typedef {{ id: string, block: string, full?: boolean, cols?: number, height?: number, size?: number,
+ * `block`: 'heatmap', 'lines' or 'vec2' (the element `pe-${block}` draws it). `aspect`: a heatmap's rows / cols where it
+ * is not square, 0 where the data decide (the room kept before the first paint: panel-room.js).
+ * @typedef {{ id: string, block: string, full?: boolean, cols?: number, height?: number, size?: number, aspect?: number,
  *   logX?: boolean, logY?: boolean, palette?: string, range?: number, bind?: Record<string, string>, [k: string]: unknown }} PanelSpec
  */
 /** A read-out under a figure. @typedef {{ id: string, label: Bilingual | string, value?: number, text?: Bilingual | string, note?: Bilingual | string, [k: string]: unknown }} Readout */

@@ -21,7 +21,7 @@ export default {
   /** @type {import('../params.js').FigureTry[]} */
   tries: [{ params: { n: 512 }, look: L('512 queries: the eq. (28) denominator keeps crossing 0 and its outputs spike, while eq. (29)’s stays positive.',
     '512 个查询：式 (28) 的分母反复穿过 0，输出出现尖峰；式 (29) 的分母始终为正。') }],
-  panels: () => [{ id: 'den', block: 'lines', height: 220 }, { id: 'naive', block: 'heatmap', palette: 'rdbu', size: 460 }, { id: 'num', block: 'heatmap', palette: 'rdbu', size: 460 }],
+  panels: () => [{ id: 'den', block: 'lines', height: 220 }, { id: 'naive', block: 'heatmap', palette: 'rdbu', size: 460, aspect: 0 }, { id: 'num', block: 'heatmap', palette: 'rdbu', size: 460, aspect: 0 }],
   compute(pe, { n, head_dim: d, base, causal, seed }) {
     const common = { q: randomRows(pe, n, d, seed, 'lq'), k: randomRows(pe, n, d, seed, 'lk'), v: randomRows(pe, n, 8, seed, 'lv'), seq: n, head_dim: d, v_dim: 8, causal, rope_theta: base };
     const naive = pe.linearAttentionRope({ ...common, form: 'naive' }), num = pe.linearAttentionRope({ ...common, form: 'numerator_only' });
