@@ -8,9 +8,10 @@
 // No DOM and no package import: the build runs this in Node.
 
 /** @typedef {{ en: string, zh: string }} Text */
-export const LABEL = { try: { en: 'Try this', zh: '试一试' }, link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' } };
+const LABEL = { try: { en: 'Try this', zh: '试一试' }, link: { en: 'Permalink', zh: '链接' }, embed: { en: 'Embed', zh: '嵌入' } };
 
-const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+/** Text or an attribute value as HTML (also first-paint.js's). */
+export const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 /** @param {Text} t */
 const both = (t) => `<span lang="en">${esc(t.en)}</span><span lang="zh">${esc(t.zh)}</span>`;
 

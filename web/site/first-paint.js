@@ -12,6 +12,7 @@
 // paints, not once the scripts, the worker and the wasm have run; the same pictures are what a reader without scripts
 // sees.
 import { createHash } from 'node:crypto';
+import { esc } from './figure-bars.js';
 
 const DESKTOP = 988, PHONE = 374, PHONE_MAX = 420;   // the column's width at ≥ 1020 px and on a 390 px phone (style.css)
 // The live figure's layout at those widths, in CSS px (Chromium, the page's fonts): where its maps begin (under its
@@ -36,7 +37,6 @@ function withRoom(svg, live) {
     .replace(/^(<svg[^>]*\bheight=")[\d.]+("[^>]*viewBox="0 0 [\d.]+ )[\d.]+"/, `$1${h}$2${h}"`)
     .replace(/(<rect x="0" y="0" width="[\d.]+" height=")[\d.]+"/, `$1${h}"`);
 }
-const esc = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The vite plugin: draws the marked figure (before Vite reads the page's URLs: it leaves a comment in the figure) and
  *  emits the files; firstPaintPost(it) turns the comment into the pictures once Vite has read the page's URLs (their

@@ -15,9 +15,10 @@ for (const fig of document.querySelectorAll('posenc-figure[id]')) {
   const tries = describeFigure(name).tries;
   if (!tries.length) continue;
   // the box is in the page's HTML (written at build: figure-bars.js), else written here
-  if (!document.querySelector(`[data-try="${CSS.escape(fig.id)}"]`)) fig.insertAdjacentHTML('beforebegin', tryBoxHTML(fig.id, tries));
-  const box = /** @type {HTMLElement} */ (document.querySelector(`[data-try="${CSS.escape(fig.id)}"]`));
-  const rows = tries.map((t, i) => ({ b: /** @type {HTMLButtonElement} */ (box.querySelectorAll('.try-row > button')[i]), t }));
+  const sel = `[data-try="${CSS.escape(fig.id)}"]`;
+  if (!document.querySelector(sel)) fig.insertAdjacentHTML('beforebegin', tryBoxHTML(fig.id, tries));
+  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(`${sel} .try-row > button`));
+  const rows = tries.map((t, i) => ({ b: buttons[i], t }));
   /** @param {HTMLButtonElement} b @returns {Map<string, string>} the try's parameters as attribute strings */
   // A config figure's try keeps the config shown when it was clicked (the reader's model, not the figure's default).
   const held = new Map();
