@@ -21,6 +21,7 @@ XSIMD=build/_deps/apt-trixie/root/usr/include
 FLAGS=(-std=c++17 -O1 -g -fno-omit-frame-pointer -ffp-contract=off -DPOSENC_SIMD=1 -Icpp/include -isystem "$XSIMD"
        -fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize-ignorelist=tests/fuzz/ubsan-ignore.txt)
 mkdir -p "$OUT/obj"
+CACHE=$(command -v ccache || true)   # compilations cached across checkouts (~/.cache/ccache), as the CMake builds do
 
 # --- build: the core once (objects rebuilt when a source or header is newer), then one binary per target --------
 newest_header=$(ls -t cpp/include/posenc/*.hpp cpp/src/*.hpp | head -1)
@@ -29,7 +30,7 @@ for src in cpp/src/*.cpp; do
   obj="$OUT/obj/$(basename "${src%.cpp}").o"
   objs+=("$obj")
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
-    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj" &
+    $CACHE "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj" &
     while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
   fi
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # posenc set-up: installs everything the build and tests need on a fresh Debian 12 machine.
 # Idempotent: a second run checks and returns in seconds.
-#   - Debian packages: emscripten, catch2, cmake, chromium (+ a CJK font for its screenshots), wabt, g++,
+#   - Debian packages: emscripten, ccache (every C++ build compiles through it: a checkout on a machine that built
+#     posenc before recompiles only what changed), catch2, cmake, chromium (+ a CJK font for its screenshots), wabt, g++,
 #     python3-numpy + libopenblas0-pthread (the numpy peer of `npm run bench`, matmul on OpenBLAS as Debian users get it),
 #     python3-torch (with python3-numpy: the page's code listings are run by tests/js/site-listings.test.mjs),
 #     clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes for scripts/fuzz.sh), hugo and jekyll (the
@@ -20,7 +21,7 @@ say() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- 1. Debian packages -------------------------------------------------------
-PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
+PKGS=(emscripten ccache catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
   libopenblas0-pthread mkdocs mkdocs-material python3-sphinx python3-myst-parser furo jupyter-nbconvert python3-ipykernel
   pelican wordpress mariadb-server php-cli php-mysql zip bible-kjv bible-kjv-text)
 missing=()
