@@ -42,6 +42,20 @@ async function expectError(re) {
   ctx.errors.splice(i, 1);
 }
 
+// What the results show follows from the file alone: at load, before any config figure computes, it is already the
+// default model's (Llama 3.1 8B: no attention factor, no M-RoPE), so nothing below the first figure moves when it paints
+// (it once waited for that paint and then hid 870 px of figures, which never painted: a sweep waited on them for ever).
+test('the results are laid out for the default model before the first figure paints, and stay so after', async () => {
+  const p = await ctx.open('/');
+  const state = () => p.evaluate(() => ['config-scale', 'config-scale-none', 'config-mrope-box', 'config-mrope-none'].map((id) => `${id}:${document.getElementById(id).hidden ? 'hidden' : 'shown'}`)
+    .concat(String(/** @type {any} */ (document.getElementById('config-wavelengths'))._painted)));
+  const want = ['config-scale:hidden', 'config-scale-none:shown', 'config-mrope-box:hidden', 'config-mrope-none:shown'];
+  assert.deepEqual(await state(), [...want, 'false'], 'at load');
+  assert.equal(await ready('config-wavelengths', p), 'ok');
+  assert.deepEqual(await state(), [...want, 'true'], 'after the first figure painted');
+  await p.context().close();
+});
+
 test('every gallery model renders in every config figure, with the numbers the package reads from its file', async () => {
   const models = await page.$$eval('#config-gallery button', (bs) => bs.map((b) => [b.dataset.model, b.textContent]));
   assert.ok(models.length >= 8, `${models.length} models`);

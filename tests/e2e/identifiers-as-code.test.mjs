@@ -66,6 +66,7 @@ function scan(page) {
 
 const paintAll = (p) => p.evaluate(async () => {
   for (const f of document.querySelectorAll('posenc-figure')) {
+    if (!f.checkVisibility()) continue;   // a figure the page hides (or folds) never computes: nothing to wait for
     f.scrollIntoView();
     await Promise.race([f.ready.catch(() => {}), new Promise((r) => setTimeout(r, 20000))]);
   }

@@ -97,29 +97,31 @@ function describe() {
 }
 
 let token = 0;
+// What is shown below the first figure follows from the file alone (pe.ropeFromConfig, on the main thread before the
+// page is ready): nothing waits for the first figure's paint, so the results' layout is final before any of them
+// scrolls into view (index.html opens in the page default's state: Llama 3.1 8B has no attention factor and no M-RoPE).
 async function sync() {
   const mine = ++token, c = primary.getAttribute('config');
   describe();
-  await null;   // figure-change is dispatched before the figure schedules the new state: read `ready` after that
-  try { await primary.ready; } catch {
-    if (mine === token) results.hidden = true;   // the first figure shows the error; nothing stale below it
-    return;
-  }
+  const api = await peReady;
   if (mine !== token) return;
-  results.hidden = false;
+  let r = null;
+  try { r = api.ropeFromConfig(c ?? DEFAULT); } catch { /* the first figure shows the error */ }
+  results.hidden = !r;   // nothing stale below an error
+  if (!r) return;
   for (const f of followers) if (c != null && f.getAttribute('config') !== c) f.setAttribute('config', c);
   // no empty chart: a model whose attention factors are all 1 at every length gets a sentence instead of config-scale
-  const r = (await peReady).ropeFromConfig(c ?? DEFAULT);
-  if (mine !== token) return;
   const flat = !r.mla && !r.attn_temperature && Object.values(r.layer_types).every((t) => !t || (t.attention_scaling === 1 && !['longrope', 'dynamic'].includes(t.rope_type)));
   $('config-scale').hidden = flat;
   $('config-scale-none').hidden = !flat;
   // config-mrope keeps its own M-RoPE example until a config is chosen, and is hidden for a model without M-RoPE
-  const m = c == null || (await peReady).ropeFromConfig(c).mrope_section !== null;
-  if (mine !== token) return;
+  const m = c == null || r.mrope_section !== null;
   if (m && c != null && mrope.getAttribute('config') !== c) mrope.setAttribute('config', c);
   $('config-mrope-box').hidden = !m;
   $('config-mrope-none').hidden = m;
+  // an error of the first figure's own (not the file's) hides the results too
+  await null;   // figure-change is dispatched before the figure schedules the new state: read `ready` after that
+  primary.ready.catch(() => { if (mine === token) results.hidden = true; });
 }
 
 primary.addEventListener('figure-change', sync);
