@@ -4,9 +4,11 @@
 // of model-methods.js at its default factor (8) and window (256), the loss curve, summaries, an attention map and the
 // gauges; plus greedy continuations after a 3072-token prefix. Written to web/src/figures/defs/model-data.gen.js (not
 // committed; `export default null` where ../shared/models is missing: the figures then compute live only). Cached by a
-// hash of its inputs. POSENC_SHARED overrides the folder holding models/ and text/.
+// hash of its inputs, here and for other checkouts on the machine (~/.cache/posenc-build/model-data-<key>.js: a fresh
+// clone does not recompute 25 s of forward passes). POSENC_SHARED overrides the folder holding models/ and text/.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +27,8 @@ const hash = createHash('sha256');
 for (const f of [...files, join(repo, 'dist/posenc-simd.wasm'), join(repo, 'web/src/figures/defs/model-methods.js'), fileURLToPath(import.meta.url)]) hash.update(readFileSync(f));
 const key = hash.digest('hex').slice(0, 16);
 if (existsSync(OUT) && readFileSync(OUT, 'utf8').includes(`key ${key}`)) { console.log('[model-data] up to date'); process.exit(0); }
+const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'posenc-build', `model-data-${key}.js`);
+if (existsSync(CACHE)) { copyFileSync(CACHE, OUT); console.log(`[model-data] from ${CACHE}`); process.exit(0); }
 
 const { default: init } = await import('posenc');
 const { MODELS, METHOD_NAMES, PRECOMPUTED, methodOptions, summarize } = await import('../web/src/figures/defs/model-methods.js');
@@ -84,4 +88,6 @@ for (const [name, m] of Object.entries(MODELS)) {
   lm.free();
 }
 writeFileSync(OUT, `${HEAD}; key ${key}\n/** @type {any} */\nconst data = ${JSON.stringify(deep(out))};\nexport default data;\n`);
+mkdirSync(join(CACHE, '..'), { recursive: true });
+copyFileSync(OUT, CACHE);
 console.log(`[model-data] ${Object.keys(out.models).length} models × ${METHOD_NAMES.length} methods in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
