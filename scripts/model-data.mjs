@@ -88,6 +88,5 @@ for (const [name, m] of Object.entries(MODELS)) {
   lm.free();
 }
 writeFileSync(OUT, `${HEAD}; key ${key}\n/** @type {any} */\nconst data = ${JSON.stringify(deep(out))};\nexport default data;\n`);
-mkdirSync(join(CACHE, '..'), { recursive: true });
-copyFileSync(OUT, CACHE);
+try { mkdirSync(join(CACHE, '..'), { recursive: true }); copyFileSync(OUT, CACHE); } catch { /* no cache where none can be written */ }
 console.log(`[model-data] ${Object.keys(out.models).length} models × ${METHOD_NAMES.length} methods in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
