@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # posenc set-up: installs everything the build and tests need on a fresh Debian 12 machine.
 # Idempotent: a second run checks and returns in seconds.
-#   - Debian packages: emscripten, ccache (every C++ build compiles through it: a checkout on a machine that built
-#     posenc before recompiles only what changed), catch2, cmake, chromium (+ a CJK font for its screenshots), wabt, g++,
+#   - Debian packages: emscripten, catch2, cmake, chromium (+ a CJK font for its screenshots), wabt, g++,
 #     python3-numpy + libopenblas0-pthread (the numpy peer of `npm run bench`, matmul on OpenBLAS as Debian users get it),
 #     python3-torch (with python3-numpy: the page's code listings are run by tests/js/site-listings.test.mjs),
 #     clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes for scripts/fuzz.sh), hugo and jekyll (the
@@ -11,6 +10,8 @@
 #     docs-engine and notebook tests in tests/engines), pelican (tests/engines/pelican.test.mjs), wordpress + mariadb-server +
 #     php-cli + php-mysql + zip (the WordPress plugin test, tests/engines/wordpress.test.mjs: it starts MariaDB itself),
 #     bible-kjv + bible-kjv-text (the King James Bible, public domain, and its reader: the text of scripts/train/train.py)
+#   - ccache, where it can be installed (every C++ build compiles through it when present: a checkout on a machine
+#     that built posenc before recompiles only what changed; without it the builds are the same, only slower)
 #   - xsimd >= 13 headers (Debian trixie's libxsimd-dev, unpacked under build/_deps; bookworm's 8.1 has no wasm)
 #   - npm packages (npm ci, from package-lock.json)
 set -euo pipefail
@@ -21,7 +22,7 @@ say() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- 1. Debian packages -------------------------------------------------------
-PKGS=(emscripten ccache catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
+PKGS=(emscripten catch2 cmake chromium fonts-wqy-microhei wabt g++ make clang libclang-rt-14-dev hugo jekyll python3-numpy python3-torch
   libopenblas0-pthread mkdocs mkdocs-material python3-sphinx python3-myst-parser furo jupyter-nbconvert python3-ipykernel
   pelican wordpress mariadb-server php-cli php-mysql zip bible-kjv bible-kjv-text)
 missing=()
@@ -38,6 +39,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v ccache >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  say "installing ccache (optional: it only makes rebuilds faster)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache >/dev/null 2>&1 || say "ccache could not be installed: building without it"
 fi
 command -v node >/dev/null || die "node (>= 18) is not installed"
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' || die "node >= 18 required, found $(node --version)"
