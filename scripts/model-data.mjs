@@ -4,8 +4,8 @@
 // of model-methods.js at its default factor (8) and window (256), the loss curve, summaries, an attention map and the
 // gauges; plus greedy continuations after a 3072-token prefix. Written to web/src/figures/defs/model-data.gen.js (not
 // committed; `export default null` where ../shared/models is missing: the figures then compute live only). Cached by a
-// hash of its inputs, here and for other checkouts on the machine (~/.cache/posenc-build/model-data-<key>.js: a fresh
-// clone does not recompute 25 s of forward passes). POSENC_SHARED overrides the folder holding models/ and text/.
+// hash of its inputs, here and for other checkouts on the machine (in the engines' cache, $POSENC_ENGINE_CACHE or
+// ~/.cache/posenc-engines, under model-data/<key>.js: a fresh clone does not recompute 25 s of forward passes). POSENC_SHARED overrides the folder holding models/ and text/.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -27,7 +27,7 @@ const hash = createHash('sha256');
 for (const f of [...files, join(repo, 'dist/posenc-simd.wasm'), join(repo, 'web/src/figures/defs/model-methods.js'), fileURLToPath(import.meta.url)]) hash.update(readFileSync(f));
 const key = hash.digest('hex').slice(0, 16);
 if (existsSync(OUT) && readFileSync(OUT, 'utf8').includes(`key ${key}`)) { console.log('[model-data] up to date'); process.exit(0); }
-const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'posenc-build', `model-data-${key}.js`);
+const CACHE = join(process.env.POSENC_ENGINE_CACHE ?? join(homedir(), '.cache/posenc-engines'), 'model-data', `${key}.js`);   // the one cache outside the checkout (tests/engines/engines.mjs, scripts/llamacpp.sh)
 if (existsSync(CACHE)) { copyFileSync(CACHE, OUT); console.log(`[model-data] from ${CACHE}`); process.exit(0); }
 
 const { default: init } = await import('posenc');
