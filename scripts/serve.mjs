@@ -1,7 +1,7 @@
 // Static server for the built site (build/site, made by scripts/build.sh from web/site with Vite).
 // Usage: node scripts/serve.mjs [port]   (port 0 picks a free one). Also imported by the end-to-end tests.
 // Every response carries the site's strict Content-Security-Policy (web/site/csp.js: no 'unsafe-eval', no inline
-// scripts, same origin only) as a header — unless serve(port, root, { csp: false }): the pages' own <meta> alone.
+// script but land.js, same origin only) as a header — unless serve(port, root, { csp: false }): the pages' own <meta> alone.
 // Hostile requests get an answer, never a crash: a URL that does not decode (`/%`, `/%c0%ae`) or holds a NUL byte → 400,
 // a path outside the root → 403, a method other than GET/HEAD → 405, anything unexpected → 500.
 import { createServer } from 'node:http';

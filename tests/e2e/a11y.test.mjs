@@ -1,6 +1,6 @@
 // Accessibility (issue 19): axe-core (npm devDependency) run in Chromium on the built index (light and dark, full and
 // folded), gallery and an embed, in English and Chinese: no serious or critical violation (nor a landmark-unique or empty-table-header one). axe's source is evaluated through the DevTools protocol,
-// which the pages' strict CSP (no inline scripts) does not govern.
+// which the pages' strict CSP (no inline script but land.js) does not govern.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Bundles the pages (index.html, the figure gallery, embed.html for iframes) with KaTeX's stylesheet and the posenc package (dist/) into a static folder, build/site,
-// that can be hosted anywhere (relative base, no CDN, no inline scripts: it runs under a strict CSP, which every page
+// that can be hosted anywhere (relative base, no CDN, no inline script but land.js, allowed by its hash: it runs under a strict CSP, which every page
 // carries in a <meta> of its own: csp.js).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
