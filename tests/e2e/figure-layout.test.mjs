@@ -99,15 +99,17 @@ for (const lang of ['en', 'zh']) for (const width of [1280, 390]) {
   test(`no label collides at ${width} px, ${lang}`, async () => {
     const errors = [], P = await figurePage(NAMES, { lang, width, errors, browser });
     const found = [];
-    // the default state of every figure, and (at two of the four settings) the state each "try this" sets
-    const withTries = (lang === 'en') === (width === 1280);
-    // the config reader's figures also with Llama 3.1's file, as the walk pasted it (its 2048 and 8192 threshold lines)
-    for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : []), ...(name.startsWith('config-') ? [{ config: LLAMA31 }] : [])].entries()) {
-      await P.draw(name, params);
-      const c = await P.page.evaluate(collisions, name);
-      if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await shot(P.page.locator(`posenc-figure[figure="${name}"]`), `layout/${name}-${k}-${lang}-${width}`); }
-    }
-    await P.close();
+    // closed whatever happens: a figure that throws must fail this test, not keep its server (and the run) alive
+    try {
+      // the default state of every figure, and (at two of the four settings) the state each "try this" sets
+      const withTries = (lang === 'en') === (width === 1280);
+      // the config reader's figures also with Llama 3.1's file, as the walk pasted it (its 2048 and 8192 threshold lines)
+      for (const name of NAMES) for (const [k, params] of [{}, ...(withTries ? describeFigure(name).tries.map((t) => t.params) : []), ...(name.startsWith('config-') ? [{ config: LLAMA31 }] : [])].entries()) {
+        await P.draw(name, params);
+        const c = await P.page.evaluate(collisions, name);
+        if (c.length) { found.push(`${name}${k ? ` (try ${k})` : ''}: ${c.slice(0, 4).join('; ')}${c.length > 4 ? ` (+${c.length - 4})` : ''}`); await shot(P.page.locator(`posenc-figure[figure="${name}"]`), `layout/${name}-${k}-${lang}-${width}`); }
+      }
+    } finally { await P.close(); }
     assert.deepEqual(found, []);
     assert.deepEqual(errors, []);
   });

@@ -42,5 +42,5 @@ export async function figurePage(names, { lang = 'en', width = 1280, errors = []
     for (const o of el.shadowRoot.querySelectorAll('.readouts output')) out.readouts[o.dataset.id] = o.dataset.value === undefined ? null : Number(o.dataset.value);
     return out;
   }, [name, attrs]);
-  return { page, draw, close: async () => { if (shared) await page.close(); else await browser.close(); srv.server.close(); } };
+  return { page, draw, close: async () => { if (shared) await page.close(); else await browser.close(); srv.server.closeAllConnections(); srv.server.close(); } };
 }
