@@ -26,10 +26,13 @@ export const CSP = `default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${l
   + "object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /** Vite plugin: the policy as the first element of every built page's <head> (before any script or stylesheet), and
- * land.js right after it (before the style sheets: an inline script after them would wait for them). */
+ * land.js right after it (before the style sheets: an inline script after them would wait for them) in the pages a
+ * link points into (index.html, gallery.html): not in embed.html, which holds one figure and is framed by hosts whose
+ * own policy, sent as a header, would refuse any inline script. */
 export const cspMeta = {
   name: 'posenc-csp-meta',
   apply: 'build',          // the dev server injects inline code of its own (hot reload); the built site has none
-  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' },
-    { tag: 'script', children: LAND, injectTo: 'head-prepend' }],
+  /** @param {string} _html @param {{ path: string }} ctx */
+  transformIndexHtml: (_html, ctx) => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' },
+    ...(ctx.path.endsWith('/embed.html') ? [] : [{ tag: 'script', children: LAND, injectTo: 'head-prepend' }])],
 };
