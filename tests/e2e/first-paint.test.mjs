@@ -185,21 +185,27 @@ test('a link lands on its target while the document still loads (land.js), at 39
     });
     await new Promise((resolve) => slow.listen(0, '127.0.0.1', () => resolve(undefined)));
     const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    const violations = [];
-    page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) violations.push(m.text()); });
-    await page.goto(`http://127.0.0.1:${/** @type {any} */ (slow.address()).port}/#permutation`, { waitUntil: 'commit' });
-    const landed = await page.waitForFunction(() => {
-      const t = document.getElementById('permutation');
-      if (!t || document.readyState !== 'loading') return false;
-      const margin = parseFloat(getComputedStyle(t).scrollMarginTop) || 0;
-      return scrollY > 0 && Math.abs(t.getBoundingClientRect().top - margin) <= 2 ? { state: document.readyState, y: scrollY } : false;
-    }, null, { timeout: 15000, polling: 50 }).then((h) => h.jsonValue(), (e) => e.message);
-    release();
-    assert.equal(typeof landed, 'object', `${width} px: the target in view while loading (${landed})`);
-    assert.equal(landed.state, 'loading');
-    await page.waitForSelector('body[data-ready="true"]');
-    assert.deepEqual(violations, [], 'the inline script is the one the policy allows');
-    await context.close(); slow.close();
+    // closed whatever happens: a failed assertion must fail the test, not leave the server holding the run open
+    try {
+      const page = await context.newPage();
+      const violations = [];
+      page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) violations.push(m.text()); });
+      await page.goto(`http://127.0.0.1:${/** @type {any} */ (slow.address()).port}/#permutation`, { waitUntil: 'commit' });
+      const landed = await page.waitForFunction(() => {
+        const t = document.getElementById('permutation');
+        if (!t || document.readyState !== 'loading') return false;
+        const margin = parseFloat(getComputedStyle(t).scrollMarginTop) || 0;
+        return scrollY > 0 && Math.abs(t.getBoundingClientRect().top - margin) <= 2 ? { state: document.readyState, y: scrollY } : false;
+      }, null, { timeout: 15000, polling: 50 }).then((h) => h.jsonValue(), (e) => e.message);
+      release();
+      assert.equal(typeof landed, 'object', `${width} px: the target in view while loading (${landed})`);
+      assert.equal(landed.state, 'loading');
+      await page.waitForSelector('body[data-ready="true"]');
+      assert.deepEqual(violations, [], 'the inline script is the one the policy allows');
+    } finally {
+      release();
+      await context.close();
+      slow.closeAllConnections(); slow.close();
+    }
   }
 });
